@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import fastifyWebsocket from "@fastify/websocket";
+import { AppError } from "@kikitori/shared";
+import type { Db } from "@kikitori/shared/db";
+import { pingDb } from "@kikitori/shared/db";
+import { type Logger, type ObjectStore, pingRedis, type Redis } from "@kikitori/shared/server";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import client from "prom-client";
+import { EmailRateLimiter } from "./auth/limits.ts";
+import { authRoutes } from "./auth/routes.ts";
+import { AuthService } from "./auth/service.ts";
+import { TokenSigner } from "./auth/tokens.ts";
+import type { GatewayConfig } from "./config.ts";
+import { installErrorHandler } from "./errors.ts";
+import type { Mailer } from "./mail/mailer.ts";
+import { systemRoutes } from "./routes/system.ts";
+import { usageRoutes } from "./routes/usage.ts";
+import { SocketHub } from "./ws/hub.ts";
+import { wsRoutes } from "./ws/routes.ts";
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  db: Db;
+  /** Fail-fast connection for commands (rate limits, enqueueing). */
+  redis: Redis;
+  store: ObjectStore;
+  mailer: Mailer;
+  isShuttingDown?: () => boolean;
+  now?: () => Date;
+}
+
+export interface Gateway {
+  app: FastifyInstance<any, any, any, FastifyBaseLogger, ZodTypeProvider>;
+  hub: SocketHub;
+  auth: AuthService;
+  signer: TokenSigner;
+  registry: client.Registry;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any server type
+type AnyApp = FastifyInstance<any, any, any, FastifyBaseLogger, any>;
+
+export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    trustProxy: config.TRUST_PROXY,
+    requestIdHeader: "x-request-id",
+    requestIdLogLabel: "correlationId",
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest("auth", null);
+  installErrorHandler(app);
+  app.addHook("onSend", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+  });
+
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const httpDuration = new client.Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request latency",
+    labelNames: ["method", "route", "status"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook("onResponse", async (req, reply) => {
+    httpDuration.observe(
+      { method: req.method, route: req.routeOptions.url ?? "unmatched", status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${config.APP_NAME} API`, version: "1.0.0" },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
+
+  await app.register(fastifyRateLimit, {
+    global: false,
+    redis: deps.redis,
+    nameSpace: `${config.REDIS_PREFIX}:rl-ip:`,
+    skipOnError: true,
+    errorResponseBuilder: (_req, ctx) =>
+      new AppError("RATE_LIMITED", "Too many requests. Please wait and try again.", {
+        details: { retryAfterSeconds: Math.ceil(ctx.ttl / 1000) },
+      }),
+  });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  const hub = new SocketHub();
+  const signer = new TokenSigner(config.JWT_SECRET, config.ID_TOKEN_TTL_SECONDS);
+  const auth = new AuthService({
+    db: deps.db,
+    signer,
+    mailer: deps.mailer,
+    store: deps.store,
+    logger: deps.logger,
+    config,
+    now: deps.now,
+    onAccountDeleted: (uid) => hub.closeUser(uid),
+  });
+  const socketsGauge = new client.Gauge({
+    name: "websocket_open_sockets",
+    help: "Authenticated WebSockets open on this gateway",
+    registers: [registry],
+    collect() {
+      this.set(hub.size);
+    },
+  });
+  void socketsGauge;
+
+  await app.register(systemRoutes, {
+    checks: {
+      database: () => pingDb(deps.db),
+      redis: () => pingRedis(deps.redis),
+      objectStore: () => deps.store.ping(),
+    },
+    isShuttingDown: deps.isShuttingDown ?? (() => false),
+    registry,
+    publicConfig: {
+      appName: config.APP_NAME,
+      howToUseUrl: config.HOW_TO_USE_URL,
+      contactUrl: config.CONTACT_URL,
+      termsUrl: config.TERMS_URL,
+      privacyUrl: config.PRIVACY_URL,
+    },
+  });
+  await app.register(authRoutes, {
+    prefix: "/api/auth",
+    auth,
+    signer,
+    emailLimiter: new EmailRateLimiter(deps.redis, config.REDIS_PREFIX, config.RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN),
+    perIpPerMinute: config.RATE_LIMIT_AUTH_PER_IP_PER_MINUTE,
+  });
+  await app.register(usageRoutes, { prefix: "/api", db: deps.db, signer, quotas: config.quotas });
+  await app.register(wsRoutes, { signer, hub });
+
+  registerWebApp(app, path.resolve(config.WEB_DIST_DIR));
+  return { app, hub, auth, signer, registry };
+}
+
+/** Serves the built web app; any other GET outside /api and /ws gets index.html (client routing). */
+function registerWebApp(app: AnyApp, dist: string): void {
+  if (!existsSync(path.join(dist, "index.html"))) {
+    app.log.warn({ dist }, "web app not built: only the API is served (run `npm run build`)");
+    return;
+  }
+  void app.register(fastifyStatic, { root: dist, wildcard: false, index: false });
+  app.setNotFoundHandler((req, reply) => {
+    const p = req.url.split("?")[0];
+    const isApi = p.startsWith("/api/") || p === "/api" || p === "/ws";
+    const isAsset = p.startsWith("/assets/") || /\.[a-z0-9]{2,5}$/i.test(p);
+    if (req.method === "GET" && !isApi && !isAsset) {
+      return reply.header("cache-control", "no-cache").sendFile("index.html");
+    }
+    return reply.status(404).send(new AppError("NOT_FOUND", `No route for ${req.method} ${p}`).toBody());
+  });
+}

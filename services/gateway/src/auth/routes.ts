@@ -1,0 +1,218 @@
+import {
+  authUserSchema,
+  loginBodySchema,
+  logoutBodySchema,
+  passwordResetBodySchema,
+  passwordResetConfirmBodySchema,
+  recordUserBodySchema,
+  refreshBodySchema,
+  registerBodySchema,
+  resendVerificationBodySchema,
+  sessionSchema,
+  verifyEmailBodySchema,
+} from "@kikitori/shared";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { errorResponses } from "../errors.ts";
+import { assertUid, requireAuth } from "./guard.ts";
+import type { EmailRateLimiter } from "./limits.ts";
+import type { AuthService } from "./service.ts";
+import type { TokenSigner } from "./tokens.ts";
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  signer: TokenSigner;
+  emailLimiter: EmailRateLimiter;
+  perIpPerMinute: number;
+}
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
+  const { auth, emailLimiter } = opts;
+  const limited = { rateLimit: { max: opts.perIpPerMinute, timeWindow: "1 minute" } };
+  const guard = requireAuth(opts.signer);
+  const tags = ["identity"];
+
+  app.post(
+    "/register",
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: "Create an account and send a verification e-mail",
+        body: registerBodySchema,
+        response: { 201: authUserSchema, ...errorResponses(400, 409, 429) },
+      },
+    },
+    async (req, reply) => {
+      await emailLimiter.hit("register", req.body.email);
+      const user = await auth.register(req.body.email, req.body.password, req.body.language);
+      return reply.code(201).send(user);
+    },
+  );
+
+  app.post(
+    "/verify-email",
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: "Confirm an e-mail address with the token from the link",
+        body: verifyEmailBodySchema,
+        response: { 200: z.object({ emailVerified: z.literal(true) }), ...errorResponses(400, 429) },
+      },
+    },
+    async (req) => {
+      await auth.verifyEmail(req.body.token);
+      return { emailVerified: true as const };
+    },
+  );
+
+  app.post(
+    "/resend-verification",
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: "Send a new verification e-mail (always 202)",
+        body: resendVerificationBodySchema,
+        response: { 202: z.object({ message: z.string() }), ...errorResponses(400, 429) },
+      },
+    },
+    async (req, reply) => {
+      await emailLimiter.hit("resend", req.body.email);
+      await auth.resendVerification(req.body.email, req.body.language);
+      return reply.code(202).send({ message: "If the account exists and is unverified, a new e-mail was sent." });
+    },
+  );
+
+  app.post(
+    "/login",
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: "Log in with e-mail and password",
+        body: loginBodySchema,
+        response: { 200: sessionSchema, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (req) => {
+      await emailLimiter.hit("login", req.body.email);
+      return auth.login(req.body.email, req.body.password);
+    },
+  );
+
+  app.post(
+    "/refresh",
+    {
+      schema: {
+        tags,
+        summary: "Exchange a refresh token for a new ID token (the refresh token rotates)",
+        body: refreshBodySchema,
+        response: { 200: sessionSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (req) => auth.refresh(req.body.refreshToken),
+  );
+
+  app.post(
+    "/logout",
+    {
+      schema: {
+        tags,
+        summary: "Revoke a refresh token (and its rotation family)",
+        body: logoutBodySchema,
+        response: { 204: z.null(), ...errorResponses(400) },
+      },
+    },
+    async (req, reply) => {
+      await auth.logout(req.body.refreshToken);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/password-reset",
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: "Send a password-reset link (always 202)",
+        body: passwordResetBodySchema,
+        response: { 202: z.object({ message: z.string() }), ...errorResponses(400, 429) },
+      },
+    },
+    async (req, reply) => {
+      await emailLimiter.hit("reset", req.body.email);
+      await auth.requestPasswordReset(req.body.email, req.body.language);
+      return reply.code(202).send({ message: "If an account exists for this e-mail, a reset link was sent." });
+    },
+  );
+
+  app.post(
+    "/password-reset/confirm",
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: "Set a new password with the token from the reset link",
+        body: passwordResetConfirmBodySchema,
+        response: { 204: z.null(), ...errorResponses(400, 429) },
+      },
+    },
+    async (req, reply) => {
+      await auth.confirmPasswordReset(req.body.token, req.body.password);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    "/account",
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        summary: "Delete the account: identity, sessions, backend user, stored audio and results",
+        security: [{ bearer: [] }],
+        response: { 204: z.null(), ...errorResponses(401) },
+      },
+    },
+    async (req, reply) => {
+      await auth.deleteAccount(assertUid(req, undefined));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/users",
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        summary: "Record the backend user for the token's own uid (idempotent)",
+        security: [{ bearer: [] }],
+        body: recordUserBodySchema,
+        response: { 200: authUserSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => auth.recordBackendUser(assertUid(req, req.body.uid), req.body.email),
+  );
+
+  app.delete(
+    "/users/:uid",
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        summary: "Delete the backend user's data (only the token's own uid)",
+        security: [{ bearer: [] }],
+        params: z.object({ uid: z.string().max(64) }),
+        response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses(401, 403) },
+      },
+    },
+    async (req) => {
+      await auth.deleteBackendUser(assertUid(req, req.params.uid));
+      return { deleted: true as const };
+    },
+  );
+};

@@ -1,0 +1,288 @@
+import { randomUUID } from "node:crypto";
+import { AppError, addMonthsAnchored, type AuthUser, type Language, type Session } from "@kikitori/shared";
+import type { Prisma } from "@kikitori/shared/db";
+import type { Db } from "@kikitori/shared/db";
+import type { Logger, ObjectStore } from "@kikitori/shared/server";
+import type { Mailer } from "../mail/mailer.ts";
+import { renderMail } from "../mail/templates.ts";
+import { hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
+import { hashToken, newOpaqueToken, type TokenSigner } from "./tokens.ts";
+
+export interface AuthServiceDeps {
+  db: Db;
+  signer: TokenSigner;
+  mailer: Mailer;
+  store: ObjectStore;
+  logger: Logger;
+  config: {
+    APP_NAME: string;
+    PUBLIC_URL: string;
+    REFRESH_TOKEN_TTL_DAYS: number;
+    VERIFY_TOKEN_TTL_HOURS: number;
+    RESET_TOKEN_TTL_MINUTES: number;
+  };
+  now?: () => Date;
+  /** Called after an account is deleted (e.g. to close its sockets). */
+  onAccountDeleted?: (uid: string) => void;
+}
+
+/** A reused refresh token within this window is refused without revoking the family (two tabs racing). */
+const REUSE_GRACE_MS = 30_000;
+
+/** User-scoped object keys live under this prefix; deleting an account removes all of it. */
+export const userObjectPrefix = (uid: string) => `users/${uid}/`;
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === "P2002";
+
+export class AuthService {
+  private readonly now: () => Date;
+  constructor(private readonly d: AuthServiceDeps) {
+    this.now = d.now ?? (() => new Date());
+  }
+
+  async register(email: string, password: string, language: Language): Promise<AuthUser> {
+    const passwordHash = await hashPassword(password);
+    const now = this.now();
+    const uid = randomUUID();
+    const { token, hash } = newOpaqueToken();
+    try {
+      // User, backend record and verification token in one transaction: a failure leaves nothing behind.
+      await this.d.db.$transaction(async (tx) => {
+        await tx.user.create({
+          data: {
+            id: uid,
+            email,
+            passwordHash,
+            language,
+            backendRecordedAt: now,
+            periodStart: now,
+            resetDate: addMonthsAnchored(now, 1),
+            anchorDay: now.getUTCDate(),
+          },
+        });
+        await tx.emailToken.create({
+          data: {
+            id: randomUUID(),
+            userId: uid,
+            kind: "verify_email",
+            tokenHash: hash,
+            expiresAt: new Date(now.getTime() + this.d.config.VERIFY_TOKEN_TTL_HOURS * 3600_000),
+          },
+        });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError("EMAIL_ALREADY_IN_USE", "An account with this e-mail already exists");
+      throw err;
+    }
+    try {
+      await this.sendVerification(email, language, token);
+    } catch (err) {
+      // Without the mail the account could never be verified: undo it, so nothing is half-written.
+      await this.d.db.user.deleteMany({ where: { id: uid } });
+      this.d.logger.error({ err }, "verification mail could not be sent; registration undone");
+      throw new AppError("SERVICE_UNAVAILABLE", "Registration failed. Please try again.", { cause: err });
+    }
+    return { uid, email, emailVerified: false };
+  }
+
+  /** Sends a fresh verification link when the account exists and is unverified; silent otherwise. */
+  async resendVerification(email: string, language: Language): Promise<void> {
+    const user = await this.d.db.user.findUnique({ where: { email } });
+    if (!user || user.emailVerified) return;
+    const { token, hash } = newOpaqueToken();
+    const now = this.now();
+    await this.d.db.emailToken.create({
+      data: {
+        id: randomUUID(),
+        userId: user.id,
+        kind: "verify_email",
+        tokenHash: hash,
+        expiresAt: new Date(now.getTime() + this.d.config.VERIFY_TOKEN_TTL_HOURS * 3600_000),
+      },
+    });
+    await this.sendVerification(email, language, token);
+  }
+
+  private async sendVerification(email: string, language: Language, token: string): Promise<void> {
+    const link = `${this.d.config.PUBLIC_URL}/${language}/verify-email?token=${encodeURIComponent(token)}`;
+    const mail = renderMail("verify", language, {
+      app: this.d.config.APP_NAME,
+      link,
+      hours: this.d.config.VERIFY_TOKEN_TTL_HOURS,
+    });
+    await this.d.mailer.send({ to: email, ...mail, link });
+  }
+
+  /** Marks a single-use e-mail token used; throws the matching error code when it cannot be used. */
+  private async consumeEmailToken(
+    tx: Prisma.TransactionClient,
+    token: string,
+    kind: "verify_email" | "password_reset",
+  ): Promise<{ userId: string }> {
+    const row = await tx.emailToken.findUnique({ where: { tokenHash: hashToken(token) } });
+    if (!row || row.kind !== kind) throw new AppError("INVALID_TOKEN", "This link is not valid");
+    if (row.usedAt) throw new AppError("TOKEN_USED", "This link has already been used");
+    if (row.expiresAt <= this.now()) throw new AppError("EMAIL_TOKEN_EXPIRED", "This link has expired");
+    const { count } = await tx.emailToken.updateMany({
+      where: { id: row.id, usedAt: null },
+      data: { usedAt: this.now() },
+    });
+    if (count !== 1) throw new AppError("TOKEN_USED", "This link has already been used");
+    return { userId: row.userId };
+  }
+
+  async verifyEmail(token: string): Promise<void> {
+    await this.d.db.$transaction(async (tx) => {
+      const { userId } = await this.consumeEmailToken(tx, token, "verify_email");
+      await tx.user.update({ where: { id: userId }, data: { emailVerified: true } });
+    });
+  }
+
+  async login(email: string, password: string): Promise<Session> {
+    const user = await this.d.db.user.findUnique({ where: { email } });
+    if (!user) {
+      await verifyAgainstDummy(password);
+      throw new AppError("INVALID_CREDENTIALS", "Login failed. Please check your email and password.");
+    }
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      throw new AppError("INVALID_CREDENTIALS", "Login failed. Please check your email and password.");
+    }
+    if (!user.emailVerified) {
+      throw new AppError("EMAIL_NOT_VERIFIED", "E-mail verification is not complete. Please check your e-mail.");
+    }
+    return this.issueSession(user, randomUUID());
+  }
+
+  private async issueSession(
+    user: { id: string; email: string; emailVerified: boolean },
+    familyId: string,
+    tx: Prisma.TransactionClient | Db = this.d.db,
+  ): Promise<Session> {
+    const now = this.now();
+    const { token, hash } = newOpaqueToken();
+    await tx.refreshToken.create({
+      data: {
+        id: randomUUID(),
+        userId: user.id,
+        familyId,
+        tokenHash: hash,
+        expiresAt: new Date(now.getTime() + this.d.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+      },
+    });
+    const idToken = await this.d.signer.sign(
+      { sub: user.id, email: user.email, email_verified: user.emailVerified },
+      now.getTime(),
+    );
+    return {
+      idToken,
+      refreshToken: token,
+      expiresIn: this.d.signer.idTokenTtlSeconds,
+      user: { uid: user.id, email: user.email, emailVerified: user.emailVerified },
+    };
+  }
+
+  /** Refresh-token rotation with reuse detection. */
+  async refresh(refreshToken: string): Promise<Session> {
+    const invalid = () => new AppError("INVALID_REFRESH_TOKEN", "The session has ended. Please log in again.");
+    const now = this.now();
+    const row = await this.d.db.refreshToken.findUnique({
+      where: { tokenHash: hashToken(refreshToken) },
+      include: { user: true },
+    });
+    if (!row || row.revokedAt || row.expiresAt <= now) throw invalid();
+    if (row.rotatedAt) {
+      if (now.getTime() - row.rotatedAt.getTime() > REUSE_GRACE_MS) {
+        // A token used after it was replaced: treat as stolen and end the whole login.
+        await this.d.db.refreshToken.updateMany({
+          where: { familyId: row.familyId, revokedAt: null },
+          data: { revokedAt: now },
+        });
+        this.d.logger.warn({ uid: row.userId, familyId: row.familyId }, "refresh token reuse: family revoked");
+      }
+      throw invalid();
+    }
+    return this.d.db.$transaction(async (tx) => {
+      const { count } = await tx.refreshToken.updateMany({
+        where: { id: row.id, rotatedAt: null, revokedAt: null },
+        data: { rotatedAt: now },
+      });
+      if (count !== 1) throw invalid();
+      return this.issueSession(row.user, row.familyId, tx);
+    });
+  }
+
+  async logout(refreshToken: string): Promise<void> {
+    const row = await this.d.db.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken) } });
+    if (!row) return;
+    await this.d.db.refreshToken.updateMany({
+      where: { familyId: row.familyId, revokedAt: null },
+      data: { revokedAt: this.now() },
+    });
+  }
+
+  /** Always succeeds from the caller's view (no account enumeration). */
+  async requestPasswordReset(email: string, language: Language): Promise<void> {
+    const user = await this.d.db.user.findUnique({ where: { email } });
+    if (!user) return;
+    const { token, hash } = newOpaqueToken();
+    const now = this.now();
+    await this.d.db.emailToken.create({
+      data: {
+        id: randomUUID(),
+        userId: user.id,
+        kind: "password_reset",
+        tokenHash: hash,
+        expiresAt: new Date(now.getTime() + this.d.config.RESET_TOKEN_TTL_MINUTES * 60_000),
+      },
+    });
+    const link = `${this.d.config.PUBLIC_URL}/${language}/password-reset/confirm?token=${encodeURIComponent(token)}`;
+    const mail = renderMail("reset", language, {
+      app: this.d.config.APP_NAME,
+      link,
+      minutes: this.d.config.RESET_TOKEN_TTL_MINUTES,
+    });
+    await this.d.mailer.send({ to: email, ...mail, link });
+  }
+
+  async confirmPasswordReset(token: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await this.d.db.$transaction(async (tx) => {
+      const { userId } = await this.consumeEmailToken(tx, token, "password_reset");
+      // The link proved the mailbox, so the address counts as verified; every session ends.
+      await tx.user.update({ where: { id: userId }, data: { passwordHash, emailVerified: true } });
+      await tx.refreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: this.now() } });
+      await tx.emailToken.updateMany({
+        where: { userId, kind: "password_reset", usedAt: null },
+        data: { usedAt: this.now() },
+      });
+    });
+  }
+
+  /** POST /api/auth/users: idempotently records the backend user of the token's own account. */
+  async recordBackendUser(uid: string, email: string): Promise<AuthUser> {
+    const user = await this.d.db.user.findUnique({ where: { id: uid } });
+    if (!user) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+    if (user.email !== email) throw new AppError("VALIDATION_FAILED", "The e-mail does not belong to this account");
+    if (!user.backendRecordedAt) {
+      await this.d.db.user.update({ where: { id: uid }, data: { backendRecordedAt: this.now() } });
+    }
+    return { uid: user.id, email: user.email, emailVerified: user.emailVerified };
+  }
+
+  /** DELETE /api/auth/users/{uid}: removes the backend user's data (objects, usage); idempotent. */
+  async deleteBackendUser(uid: string): Promise<void> {
+    await this.d.store.removePrefix(userObjectPrefix(uid));
+    await this.d.db.$transaction([
+      this.d.db.usageEvent.deleteMany({ where: { userId: uid } }),
+      this.d.db.user.updateMany({ where: { id: uid }, data: { backendRecordedAt: null } }),
+    ]);
+  }
+
+  /** DELETE /api/auth/account: identity, sessions, backend user, stored audio and results. */
+  async deleteAccount(uid: string): Promise<void> {
+    await this.d.store.removePrefix(userObjectPrefix(uid));
+    // Rows referencing the user cascade (tokens, usage events, jobs).
+    await this.d.db.user.deleteMany({ where: { id: uid } });
+    this.d.onAccountDeleted?.(uid);
+  }
+}

@@ -1,0 +1,61 @@
+import { createHash, randomBytes } from "node:crypto";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { AppError } from "@kikitori/shared";
+
+export interface IdTokenClaims {
+  sub: string;
+  email: string;
+  email_verified: boolean;
+}
+
+const ISSUER = "kikitori";
+const AUDIENCE = "kikitori-api";
+
+/** Short-lived HS256 JWTs (the ID token of the contract). */
+export class TokenSigner {
+  private readonly key: Uint8Array;
+  constructor(
+    secret: string,
+    readonly idTokenTtlSeconds: number,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async sign(claims: IdTokenClaims, now = Date.now()): Promise<string> {
+    const iat = Math.floor(now / 1000);
+    return new SignJWT({ email: claims.email, email_verified: claims.email_verified })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(claims.sub)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.idTokenTtlSeconds)
+      .sign(this.key);
+  }
+
+  async verify(token: string): Promise<IdTokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ["HS256"],
+      });
+      if (typeof payload.sub !== "string") throw new AppError("UNAUTHENTICATED", "Token has no subject");
+      return { sub: payload.sub, email: String(payload.email ?? ""), email_verified: payload.email_verified === true };
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw new AppError("TOKEN_EXPIRED", "The ID token has expired");
+      if (err instanceof AppError) throw err;
+      throw new AppError("UNAUTHENTICATED", "Invalid ID token");
+    }
+  }
+}
+
+/** Opaque random tokens for e-mail links and refresh tokens; only their SHA-256 is stored. */
+export function newOpaqueToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, hash: hashToken(token) };
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { commonEnv, envBool, envInt, parseConfig, quotasFromConfig } from "@kikitori/shared/server";
+import { z } from "zod";
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url().optional());
+
+export const gatewayEnv = z
+  .object({
+    ...commonEnv,
+    HOST: z.string().default("0.0.0.0"),
+    PORT: envInt(3000, 0, 65535),
+    /** HS256 secret for ID tokens; at least 32 characters. `npm start` writes one to var/jwt-secret. */
+    JWT_SECRET: z.string().optional(),
+    JWT_SECRET_FILE: z.string().optional(),
+    ID_TOKEN_TTL_SECONDS: envInt(3600, 60, 86_400),
+    REFRESH_TOKEN_TTL_DAYS: envInt(30, 1, 365),
+    VERIFY_TOKEN_TTL_HOURS: envInt(48, 1, 720),
+    RESET_TOKEN_TTL_MINUTES: envInt(60, 5, 1440),
+    /** SMTP server for e-mail; when unset, mails are written to MAIL_DIR as .eml files. */
+    SMTP_URL: optionalUrl,
+    MAIL_FROM: z.string().default("Kikitori <no-reply@kikitori.local>"),
+    MAIL_DIR: z.string().default("var/mail"),
+    /** Directory of the built web app; served at / with an SPA fallback. */
+    WEB_DIST_DIR: z.string().default("web/dist"),
+    HOW_TO_USE_URL: optionalUrl,
+    CONTACT_URL: optionalUrl,
+    TERMS_URL: optionalUrl,
+    PRIVACY_URL: optionalUrl,
+    /** Per-IP limit for login/register/password-reset calls, per minute. */
+    RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: envInt(30, 1),
+    /** Per-e-mail limit for login/register/password-reset calls, per 15 minutes. */
+    RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN: envInt(10, 1),
+    TRUST_PROXY: envBool(false),
+  })
+  .transform((c, ctx) => {
+    let secret = c.JWT_SECRET;
+    if (!secret && c.JWT_SECRET_FILE) {
+      try {
+        secret = readFileSync(c.JWT_SECRET_FILE, "utf8").trim();
+      } catch (err) {
+        ctx.addIssue({ code: "custom", path: ["JWT_SECRET_FILE"], message: `cannot read: ${(err as Error).message}` });
+        return z.NEVER;
+      }
+    }
+    if (!secret && c.NODE_ENV === "test") secret = "test-secret-test-secret-test-secret-0000";
+    if (!secret || secret.length < 32) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["JWT_SECRET"],
+        message: "required, at least 32 characters (or JWT_SECRET_FILE pointing at a file holding it)",
+      });
+      return z.NEVER;
+    }
+    const pub = c.PUBLIC_URL.replace(/\/$/, "");
+    return {
+      ...c,
+      JWT_SECRET: secret,
+      PUBLIC_URL: pub,
+      HOW_TO_USE_URL: c.HOW_TO_USE_URL ?? `${pub}/how-to-use.html`,
+      CONTACT_URL: c.CONTACT_URL ?? "mailto:support@kikitori.local",
+      TERMS_URL: c.TERMS_URL ?? `${pub}/terms.html`,
+      PRIVACY_URL: c.PRIVACY_URL ?? `${pub}/privacy.html`,
+      quotas: quotasFromConfig(c),
+    };
+  });
+
+export type GatewayConfig = z.infer<typeof gatewayEnv>;
+
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  return parseConfig("gateway", gatewayEnv, env);
+}

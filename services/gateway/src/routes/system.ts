@@ -1,0 +1,52 @@
+import { runChecks, type Check } from "@kikitori/shared/server";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import client from "prom-client";
+import { z } from "zod";
+
+export interface SystemRoutesOptions {
+  checks: Record<string, Check>;
+  isShuttingDown: () => boolean;
+  registry: client.Registry;
+  publicConfig: {
+    appName: string;
+    howToUseUrl: string;
+    contactUrl: string;
+    termsUrl: string;
+    privacyUrl: string;
+  };
+}
+
+export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, opts) => {
+  app.get("/healthz", { schema: { tags: ["health"], summary: "Process alive" } }, async () => ({ status: "ok" }));
+
+  app.get("/readyz", { schema: { tags: ["health"], summary: "Database, Redis and object store reachable" } }, async (_req, reply) => {
+    if (opts.isShuttingDown()) return reply.code(503).send({ status: "shutting-down", checks: {} });
+    const r = await runChecks(opts.checks);
+    return reply.code(r.ok ? 200 : 503).send({ status: r.ok ? "ok" : "unavailable", checks: r.checks });
+  });
+
+  app.get("/metrics", { schema: { hide: true } }, async (_req, reply) => {
+    reply.header("content-type", opts.registry.contentType);
+    return opts.registry.metrics();
+  });
+
+  app.get(
+    "/api/config",
+    {
+      schema: {
+        tags: ["system"],
+        summary: "Public runtime settings for the web app",
+        response: {
+          200: z.object({
+            appName: z.string(),
+            howToUseUrl: z.string(),
+            contactUrl: z.string(),
+            termsUrl: z.string(),
+            privacyUrl: z.string(),
+          }),
+        },
+      },
+    },
+    async () => opts.publicConfig,
+  );
+};

@@ -1,0 +1,34 @@
+import { AppError, usageRecordSchema, type PlanName, type PlanQuota } from "@kikitori/shared";
+import type { Db } from "@kikitori/shared/db";
+import { toUsageRecord } from "@kikitori/shared/server";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { assertUid, requireAuth } from "../auth/guard.ts";
+import type { TokenSigner } from "../auth/tokens.ts";
+import { errorResponses } from "../errors.ts";
+
+export const usageRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  signer: TokenSigner;
+  quotas: Record<PlanName, PlanQuota>;
+}> = async (app, { db, signer, quotas }) => {
+  app.get(
+    "/user-usage",
+    {
+      preHandler: requireAuth(signer),
+      schema: {
+        tags: ["plans"],
+        summary: "The signed-in user's plan, quotas, usage and reset date",
+        security: [{ bearer: [] }],
+        querystring: z.object({ uid: z.string().max(64).optional() }),
+        response: { 200: usageRecordSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      const uid = assertUid(req, req.query.uid);
+      const user = await db.user.findUnique({ where: { id: uid } });
+      if (!user) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+      return toUsageRecord(user, quotas);
+    },
+  );
+};

@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+/**
+ * Every stable error code the API can answer with. The web app maps each to the translation key
+ * `errors.<CODE>`; the English `message` in a response is for scripts and logs.
+ */
+export const ERROR_CODES = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNAUTHENTICATED: 401,
+  TOKEN_EXPIRED: 401,
+  INVALID_CREDENTIALS: 401,
+  INVALID_REFRESH_TOKEN: 401,
+  EMAIL_NOT_VERIFIED: 403,
+  UID_MISMATCH: 403,
+  FORBIDDEN: 403,
+  EMAIL_ALREADY_IN_USE: 409,
+  INVALID_TOKEN: 400,
+  TOKEN_USED: 400,
+  EMAIL_TOKEN_EXPIRED: 400,
+  WEAK_PASSWORD: 400,
+  NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  RATE_LIMITED: 429,
+  QUOTA_EXCEEDED: 402,
+  FILE_TOO_LARGE: 413,
+  UNSUPPORTED_AUDIO: 415,
+  AUDIO_EXPIRED: 410,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const errorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
+
+/** The one error shape of the API contract. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: errorCodeSchema,
+    message: z.string(),
+    link: z.string().optional(),
+    details: z.unknown().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** The single error type of every service: a stable code, an HTTP status, an English message. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly link?: string;
+  readonly details?: unknown;
+  /** False for errors that a job must not retry (bad input, not a passing fault). */
+  readonly retryable: boolean;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { link?: string; details?: unknown; status?: number; retryable?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, { cause: opts.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.status = opts.status ?? ERROR_CODES[code];
+    this.link = opts.link;
+    this.details = opts.details;
+    this.retryable = opts.retryable ?? this.status >= 500;
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.link ? { link: this.link } : {}),
+        ...(this.details !== undefined ? { details: this.details } : {}),
+      },
+    };
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}

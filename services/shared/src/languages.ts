@@ -1,0 +1,25 @@
+/** The 24 interface languages of the product (spec section 2). `en` is the fallback. */
+export const SUPPORTED_LANGUAGES = [
+  "en", "ja", "zh", "de", "fr", "it", "th", "nl", "id", "el", "ko", "hi",
+  "sv", "pl", "es", "ru", "pt", "tr", "vi", "ta", "fa", "tl", "ar", "uk",
+] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+
+/** The language selector lists 22 codes: every supported one except ar and uk. */
+export const SELECTOR_LANGUAGES: readonly Language[] = SUPPORTED_LANGUAGES.filter(
+  (l) => l !== "ar" && l !== "uk",
+);
+
+export const RTL_LANGUAGES: readonly Language[] = ["ar", "fa"];
+export const DEFAULT_LANGUAGE: Language = "en";
+
+export function isSupportedLanguage(value: unknown): value is Language {
+  return typeof value === "string" && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
+}
+
+/** Maps any string (e.g. "ja-JP", "PT_br") to a supported language, else the fallback. */
+export function normalizeLanguage(value: string | null | undefined): Language {
+  if (!value) return DEFAULT_LANGUAGE;
+  const base = value.toLowerCase().split(/[-_]/)[0];
+  return isSupportedLanguage(base) ? base : DEFAULT_LANGUAGE;
+}

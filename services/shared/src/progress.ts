@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { errorCodeSchema } from "./errors.ts";
+
+/** Statuses pushed over /ws, exactly as the spec names them. */
+export const PROGRESS_STATUSES = [
+  "File uploaded",
+  "Transcription started",
+  "Transcription in progress",
+  "Transcription complete",
+  "Correction started",
+  "Correction in progress",
+  "Correction complete",
+  "Failed",
+] as const;
+
+const base = { jobId: z.string() };
+const pct = z.number().min(0).max(100);
+
+export const progressEventSchema = z.discriminatedUnion("status", [
+  z.object({ ...base, status: z.literal("File uploaded"), audioFileUrl: z.string() }),
+  z.object({ ...base, status: z.literal("Transcription started"), transcriptionProgress: pct }),
+  z.object({ ...base, status: z.literal("Transcription in progress"), transcriptionProgress: pct }),
+  z.object({
+    ...base,
+    status: z.literal("Transcription complete"),
+    transcriptionProgress: pct,
+    transcription: z.string(),
+    transcriptionTime: z.number(),
+  }),
+  z.object({ ...base, status: z.literal("Correction started"), correctionProgress: pct }),
+  z.object({ ...base, status: z.literal("Correction in progress"), correctionProgress: pct }),
+  z.object({
+    ...base,
+    status: z.literal("Correction complete"),
+    correctionProgress: pct,
+    rewrittenText: z.string(),
+    correctionTime: z.number(),
+  }),
+  z.object({
+    ...base,
+    status: z.literal("Failed"),
+    error: z.object({ code: errorCodeSchema, message: z.string() }),
+  }),
+]);
+export type ProgressEvent = z.infer<typeof progressEventSchema>;
+
+/**
+ * What travels on the Redis pub/sub channel: the event plus whom it is for. Pub/sub carries
+ * updates only; the job's state lives in Postgres/BullMQ.
+ */
+export const progressEnvelopeSchema = z.object({
+  userId: z.string(),
+  correlationId: z.string().optional(),
+  event: progressEventSchema,
+});
+export type ProgressEnvelope = z.infer<typeof progressEnvelopeSchema>;
+
+/** The /ws protocol. */
+export const WS_AUTH_TIMEOUT_MS = 5_000;
+export const WS_CLOSE_UNAUTHENTICATED = 4401;
+export const wsClientMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("auth"), token: z.string().min(1).max(4096) }),
+  z.object({ type: z.literal("ping") }),
+]);
+export type WsClientMessage = z.infer<typeof wsClientMessageSchema>;
+export type WsServerMessage = { type: "ready" } | { type: "pong" } | ProgressEvent;

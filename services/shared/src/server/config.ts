@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { DEFAULT_QUOTAS, PLANS, type PlanName, type PlanQuota } from "../plans.ts";
+
+/**
+ * Config is read from the environment once, at boot, through a zod schema; a bad or missing value
+ * stops the process with one clear message naming every offending variable.
+ */
+export class ConfigError extends Error {
+  constructor(service: string, issues: string[]) {
+    super(`${service}: invalid configuration\n${issues.map((i) => `  - ${i}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export function parseConfig<S extends z.ZodType>(
+  service: string,
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      service,
+      result.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`),
+    );
+  }
+  return result.data;
+}
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+export const envBool = (def: boolean) => bool.default(def);
+export const envInt = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+export const envUrl = (def: string) => z.url().default(def);
+
+/** Variables every service shares. */
+export const commonEnv = {
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  APP_NAME: z.string().min(1).default("Kikitori"),
+  PUBLIC_URL: envUrl("http://localhost:3000"),
+  DATABASE_URL: envUrl("postgresql://postgres@127.0.0.1:5432/kikitori"),
+  REDIS_URL: envUrl("redis://127.0.0.1:6379"),
+  /** Prefix of every BullMQ key and pub/sub channel; lets several stacks (or tests) share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[a-zA-Z0-9:_-]+$/).default("kikitori"),
+  S3_ENDPOINT: envUrl("http://127.0.0.1:9000"),
+  S3_ACCESS_KEY: z.string().min(1).default("S3RVER"),
+  S3_SECRET_KEY: z.string().min(1).default("S3RVER"),
+  S3_BUCKET: z.string().min(3).default("kikitori"),
+  S3_REGION: z.string().default("us-east-1"),
+  ...planEnv(),
+};
+
+function planEnv() {
+  const shape: Record<string, z.ZodType> = {};
+  for (const plan of PLANS) {
+    const q = DEFAULT_QUOTAS[plan];
+    shape[`PLAN_${plan.toUpperCase()}_MINUTES`] = envInt(q.maxMinutes, 0);
+    shape[`PLAN_${plan.toUpperCase()}_SUMMARIES`] = envInt(q.maxSummaries, 0);
+    shape[`PLAN_${plan.toUpperCase()}_TITLE_RUNS`] = envInt(q.maxTitleRuns, 0);
+  }
+  return shape as Record<string, z.ZodDefault<z.ZodCoercedNumber>>;
+}
+
+export type CommonConfig = {
+  NODE_ENV: "development" | "production" | "test";
+  LOG_LEVEL: string;
+  APP_NAME: string;
+  PUBLIC_URL: string;
+  DATABASE_URL: string;
+  REDIS_URL: string;
+  REDIS_PREFIX: string;
+  S3_ENDPOINT: string;
+  S3_ACCESS_KEY: string;
+  S3_SECRET_KEY: string;
+  S3_BUCKET: string;
+  S3_REGION: string;
+} & Record<string, unknown>;
+
+export function quotasFromConfig(cfg: Record<string, unknown>): Record<PlanName, PlanQuota> {
+  const out = {} as Record<PlanName, PlanQuota>;
+  for (const plan of PLANS) {
+    const P = plan.toUpperCase();
+    out[plan] = {
+      maxMinutes: Number(cfg[`PLAN_${P}_MINUTES`] ?? DEFAULT_QUOTAS[plan].maxMinutes),
+      maxSummaries: Number(cfg[`PLAN_${P}_SUMMARIES`] ?? DEFAULT_QUOTAS[plan].maxSummaries),
+      maxTitleRuns: Number(cfg[`PLAN_${P}_TITLE_RUNS`] ?? DEFAULT_QUOTAS[plan].maxTitleRuns),
+    };
+  }
+  return out;
+}

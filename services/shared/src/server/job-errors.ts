@@ -1,0 +1,51 @@
+import { UnrecoverableError } from "bullmq";
+import type { z } from "zod";
+import { AppError, type ErrorCode, isAppError } from "../errors.ts";
+
+/**
+ * An AppError that must not be retried, in the form BullMQ recognises (`UnrecoverableError`): the
+ * job fails at once whatever attempts are left. Keeps the AppError's code for logs and progress events.
+ */
+export class UnrecoverableJobError extends UnrecoverableError {
+  readonly code: ErrorCode;
+  readonly appError: AppError;
+  constructor(appError: AppError) {
+    super(appError.message);
+    this.name = "UnrecoverableError";
+    this.code = appError.code;
+    this.appError = appError;
+    this.cause = appError;
+  }
+}
+
+/**
+ * What a processor's error becomes for BullMQ: a non-retryable AppError turns into an
+ * UnrecoverableJobError; everything else (passing faults, retryable AppErrors) is thrown as is, so
+ * BullMQ retries it with the queue's backoff.
+ */
+export function toJobError(err: unknown): unknown {
+  if (err instanceof UnrecoverableJobError) return err;
+  if (isAppError(err) && !err.retryable) return new UnrecoverableJobError(err);
+  return err;
+}
+
+/** The `{code, message}` a failed job reports to its user (never internals of a non-AppError). */
+export function jobFailure(err: unknown): { code: ErrorCode; message: string } {
+  if (err instanceof UnrecoverableJobError) return { code: err.code, message: err.message };
+  if (isAppError(err)) return { code: err.code, message: err.message };
+  return { code: "INTERNAL", message: "Processing failed" };
+}
+
+/** Validates a job payload; a payload that does not fit is bad input, so the job must not be retried. */
+export function parseJobPayload<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+  const r = schema.safeParse(data);
+  if (!r.success) {
+    throw new UnrecoverableJobError(
+      new AppError("VALIDATION_FAILED", "invalid job payload", {
+        retryable: false,
+        details: r.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      }),
+    );
+  }
+  return r.data;
+}

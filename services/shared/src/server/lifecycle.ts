@@ -1,0 +1,107 @@
+import http from "node:http";
+import client from "prom-client";
+import type { Logger } from "pino";
+
+export type Check = () => Promise<void>;
+
+/** Runs every readiness check with a timeout; returns per-check status. */
+export async function runChecks(
+  checks: Record<string, Check>,
+  timeoutMs = 2_000,
+): Promise<{ ok: boolean; checks: Record<string, string> }> {
+  const out: Record<string, string> = {};
+  await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs).unref()),
+        ]);
+        out[name] = "ok";
+      } catch (err) {
+        out[name] = `error: ${(err as Error).message}`;
+      }
+    }),
+  );
+  return { ok: Object.values(out).every((v) => v === "ok"), checks: out };
+}
+
+/**
+ * A small HTTP server for processes that have no API of their own (workers, billing):
+ * GET /healthz (alive), GET /readyz (dependencies reachable), GET /metrics (Prometheus).
+ */
+export function startOpsServer(opts: {
+  port: number;
+  host?: string;
+  checks: Record<string, Check>;
+  registry?: client.Registry;
+  isShuttingDown?: () => boolean;
+  extraRoutes?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean | Promise<boolean>;
+}): Promise<http.Server> {
+  const registry = opts.registry ?? client.register;
+  const server = http.createServer(async (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === "GET" && path === "/healthz") return json(200, { status: "ok" });
+    if (req.method === "GET" && path === "/readyz") {
+      if (opts.isShuttingDown?.()) return json(503, { status: "shutting-down", checks: {} });
+      const r = await runChecks(opts.checks);
+      return json(r.ok ? 200 : 503, { status: r.ok ? "ok" : "unavailable", checks: r.checks });
+    }
+    if (req.method === "GET" && path === "/metrics") {
+      res.writeHead(200, { "content-type": registry.contentType });
+      res.end(await registry.metrics());
+      return;
+    }
+    if (opts.extraRoutes && (await opts.extraRoutes(req, res))) return;
+    json(404, { error: { code: "NOT_FOUND", message: "Not found" } });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve(server));
+  });
+}
+
+/**
+ * Graceful shutdown on SIGTERM/SIGINT: run the steps in order (stop intake, close workers, close
+ * HTTP, disconnect), each bounded; exit 0 when all finished, 1 if one failed or time ran out.
+ */
+export function onShutdown(
+  logger: Logger,
+  steps: Array<[name: string, fn: () => Promise<unknown> | unknown]>,
+  opts: { timeoutMs?: number; exit?: (code: number) => void } = {},
+): { shutdown: (signal: string) => Promise<void>; isShuttingDown: () => boolean } {
+  let shuttingDown = false;
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, "shutting down");
+    const timer = setTimeout(() => {
+      logger.error("shutdown timed out");
+      exit(1);
+    }, opts.timeoutMs ?? 30_000);
+    timer.unref();
+    let code = 0;
+    for (const [name, fn] of steps) {
+      try {
+        await fn();
+        logger.debug({ step: name }, "shutdown step done");
+      } catch (err) {
+        code = 1;
+        logger.error({ err, step: name }, "shutdown step failed");
+      }
+    }
+    clearTimeout(timer);
+    logger.info("stopped");
+    exit(code);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  return { shutdown, isShuttingDown: () => shuttingDown };
+}
+
+export { client as promClient };

@@ -1,0 +1,103 @@
+import type { AddressInfo } from "node:net";
+import { createLogger, createObjectStore, createRedis, subscribeProgress } from "@kikitori/shared/server";
+import { buildGateway, type Gateway } from "../../services/gateway/src/app.ts";
+import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
+import { createMailer } from "../../services/gateway/src/mail/mailer.ts";
+import { createTestDatabase, uniquePrefix } from "./db.ts";
+
+export interface TestGateway {
+  url: string;
+  gw: Gateway;
+  db: Awaited<ReturnType<typeof createTestDatabase>>["db"];
+  databaseUrl: string;
+  prefix: string;
+  env: Record<string, string>;
+  close: () => Promise<void>;
+}
+
+/**
+ * A real gateway on a free port: its own database and Redis prefix, the shared s3rver, and mail to
+ * the given SMTP catcher. `now` lets a test move the clock of the auth service.
+ */
+export async function startTestGateway(
+  opts: { smtpUrl?: string; env?: Record<string, string>; now?: () => Date } = {},
+): Promise<TestGateway> {
+  const database = await createTestDatabase();
+  const prefix = uniquePrefix("gw");
+  const env: Record<string, string> = {
+    NODE_ENV: "test",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    REDIS_PREFIX: prefix,
+    S3_ENDPOINT: process.env.S3_ENDPOINT!,
+    S3_BUCKET: `b-${prefix}`.toLowerCase().slice(0, 60),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    WEB_DIST_DIR: "web/dist",
+    RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: "1000",
+    RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN: "1000",
+    ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
+    ...opts.env,
+  };
+  const config = loadGatewayConfig(env);
+  const logger = createLogger("gateway-test", config.LOG_LEVEL);
+  const redis = createRedis(config.REDIS_URL, "producer");
+  const subscriber = createRedis(config.REDIS_URL, "subscriber");
+  const store = createObjectStore(config);
+  await store.ensureBucket();
+  const mailer = createMailer(config, logger);
+  const gw = await buildGateway({ config, logger, db: database.db, redis, store, mailer, now: opts.now });
+  const unsubscribe = await subscribeProgress(subscriber, prefix, (e) => gw.hub.deliver(e));
+  await gw.app.listen({ host: "127.0.0.1", port: 0 });
+  const port = (gw.app.server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    gw,
+    db: database.db,
+    databaseUrl: database.url,
+    prefix,
+    env,
+    close: async () => {
+      await unsubscribe();
+      gw.hub.closeAll();
+      await gw.app.close();
+      subscriber.disconnect();
+      await redis.quit();
+      await mailer.close();
+      await database.drop();
+    },
+  };
+}
+
+/** JSON request helper: returns status, parsed body and headers. */
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.body !== undefined || opts.rawBody !== undefined) headers["content-type"] ??= "application/json";
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {}
+  return { status: res.status, body, headers: res.headers };
+}
+
+/** Pulls the first http(s) link carrying a token out of a raw mail. */
+export function tokenLinkFrom(raw: string): { link: string; token: string } {
+  const decoded = raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16)));
+  const m = /(https?:\/\/[^\s"<>]+\?token=([A-Za-z0-9_%-]+))/.exec(decoded);
+  if (!m) throw new Error(`no token link in mail:\n${decoded.slice(0, 2000)}`);
+  return { link: m[1], token: decodeURIComponent(m[2]) };
+}
