@@ -3,8 +3,8 @@
 // Integration and e2e tiers need PostgreSQL and Redis; scripts/ensure-services.mjs starts local ones
 // when they are installed but not running. The e2e tier builds the web app first when it is stale.
 import { spawnSync } from "node:child_process";
-import { ensureServices } from "./lib/services.mjs";
 import { ensureWebBuild } from "./lib/build.mjs";
+import { ensureServices } from "./lib/services.mjs";
 
 const tiers = ["unit", "integration", "e2e"];
 const args = process.argv.slice(2);
@@ -23,7 +23,8 @@ const res = spawnSync(
     "--experimental-vm-modules",
     "--no-warnings=ExperimentalWarning",
     "node_modules/jest/bin/jest.js",
-    ...run.flatMap((t) => ["--selectProjects", t]),
+    "--selectProjects",
+    ...run,
     ...rest,
   ],
   { stdio: "inherit", env: { ...process.env, NODE_ENV: "test" } },

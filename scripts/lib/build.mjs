@@ -16,7 +16,9 @@ function newestMtime(dir) {
 export function ensureWebBuild({ log = console.log, force = false } = {}) {
   const distIndex = "web/dist/index.html";
   const sources = ["web/src", "web/index.html", "web/vite.config.ts", "services/shared/src"];
-  const srcTime = Math.max(...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
+  const srcTime = Math.max(
+    ...sources.filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)),
+  );
   if (!force && existsSync(distIndex) && statSync(distIndex).mtimeMs >= srcTime) return false;
   log("building the web app");
   const r = spawnSync("npm", ["run", "build", "-w", "web"], { stdio: "inherit" });

@@ -1,7 +1,7 @@
 // Checks that PostgreSQL and Redis answer; starts local ones when their binaries are installed but
 // not running; otherwise stops with a message naming what to install or configure.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import net from "node:net";
 
 export function canConnect(host, port, timeoutMs = 1500) {
@@ -58,9 +58,20 @@ async function ensureRedis(url, log) {
     log(`starting local Redis on ${port}`);
     mkdirSync("var/redis", { recursive: true });
     execFileSync("redis-server", [
-      "--daemonize", "yes", "--bind", "127.0.0.1", "--port", String(port),
-      "--dir", `${process.cwd()}/var/redis`, "--appendonly", "yes", "--maxmemory-policy", "noeviction",
-      "--logfile", `${process.cwd()}/var/redis/redis.log`,
+      "--daemonize",
+      "yes",
+      "--bind",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--dir",
+      `${process.cwd()}/var/redis`,
+      "--appendonly",
+      "yes",
+      "--maxmemory-policy",
+      "noeviction",
+      "--logfile",
+      `${process.cwd()}/var/redis/redis.log`,
     ]);
     if (await waitFor(host, port, 10000)) return;
   }

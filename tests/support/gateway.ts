@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { createLogger, createObjectStore, createRedis, subscribeProgress } from "@kikitori/shared/server";
 import { buildGateway, type Gateway } from "../../services/gateway/src/app.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
@@ -20,9 +20,11 @@ export interface TestGateway {
  * the given SMTP catcher. `now` lets a test move the clock of the auth service.
  */
 export async function startTestGateway(
-  opts: { smtpUrl?: string; env?: Record<string, string>; now?: () => Date } = {},
+  opts: { smtpUrl?: string; env?: Record<string, string>; now?: () => Date; fixedPort?: boolean } = {},
 ): Promise<TestGateway> {
   const database = await createTestDatabase();
+  // A known port up front, so PUBLIC_URL (used in e-mail links) points at this very gateway.
+  const listenPort = opts.fixedPort ? await freePort() : 0;
   const prefix = uniquePrefix("gw");
   const env: Record<string, string> = {
     NODE_ENV: "test",
@@ -32,7 +34,8 @@ export async function startTestGateway(
     REDIS_PREFIX: prefix,
     S3_ENDPOINT: process.env.S3_ENDPOINT!,
     S3_BUCKET: `b-${prefix}`.toLowerCase().slice(0, 60),
-    PORT: "0",
+    PORT: String(listenPort),
+    ...(listenPort ? { PUBLIC_URL: `http://127.0.0.1:${listenPort}` } : {}),
     HOST: "127.0.0.1",
     WEB_DIST_DIR: "web/dist",
     RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: "1000",
@@ -49,7 +52,7 @@ export async function startTestGateway(
   const mailer = createMailer(config, logger);
   const gw = await buildGateway({ config, logger, db: database.db, redis, store, mailer, now: opts.now });
   const unsubscribe = await subscribeProgress(subscriber, prefix, (e) => gw.hub.deliver(e));
-  await gw.app.listen({ host: "127.0.0.1", port: 0 });
+  await gw.app.listen({ host: "127.0.0.1", port: listenPort });
   const port = (gw.app.server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   return {
@@ -96,8 +99,21 @@ export async function api(
 
 /** Pulls the first http(s) link carrying a token out of a raw mail. */
 export function tokenLinkFrom(raw: string): { link: string; token: string } {
-  const decoded = raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16)));
+  const decoded = raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16)));
   const m = /(https?:\/\/[^\s"<>]+\?token=([A-Za-z0-9_%-]+))/.exec(decoded);
   if (!m) throw new Error(`no token link in mail:\n${decoded.slice(0, 2000)}`);
   return { link: m[1], token: decodeURIComponent(m[2]) };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }

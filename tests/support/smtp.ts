@@ -1,4 +1,4 @@
-import { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
 export interface CapturedMail {
@@ -29,7 +29,7 @@ export async function startSmtpCatcher(): Promise<{
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString("utf8"),
         });
-        waiters.splice(0).forEach((w) => w());
+        for (const w of waiters.splice(0)) w();
         cb();
       });
     },

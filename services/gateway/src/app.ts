@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
@@ -10,8 +11,13 @@ import { AppError } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { pingDb } from "@kikitori/shared/db";
 import { type Logger, type ObjectStore, pingRedis, type Redis } from "@kikitori/shared/server";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
 import client from "prom-client";
 import { EmailRateLimiter } from "./auth/limits.ts";
 import { authRoutes } from "./auth/routes.ts";
@@ -38,7 +44,7 @@ export interface GatewayDeps {
 }
 
 export interface Gateway {
-  app: FastifyInstance<any, any, any, FastifyBaseLogger, ZodTypeProvider>;
+  app: FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
   hub: SocketHub;
   auth: AuthService;
   signer: TokenSigner;
@@ -158,18 +164,19 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   return { app, hub, auth, signer, registry };
 }
 
-/** Serves the built web app; any other GET outside /api and /ws gets index.html (client routing). */
+/**
+ * Serves the built web app when it exists: any other GET outside /api and /ws gets index.html
+ * (client-side routing). Everything else unmatched is a 404 in the contract's error shape.
+ */
 function registerWebApp(app: AnyApp, dist: string): void {
-  if (!existsSync(path.join(dist, "index.html"))) {
-    app.log.warn({ dist }, "web app not built: only the API is served (run `npm run build`)");
-    return;
-  }
-  void app.register(fastifyStatic, { root: dist, wildcard: false, index: false });
+  const hasWeb = existsSync(path.join(dist, "index.html"));
+  if (hasWeb) void app.register(fastifyStatic, { root: dist, wildcard: false, index: false });
+  else app.log.warn({ dist }, "web app not built: only the API is served (run `npm run build`)");
   app.setNotFoundHandler((req, reply) => {
     const p = req.url.split("?")[0];
     const isApi = p.startsWith("/api/") || p === "/api" || p === "/ws";
     const isAsset = p.startsWith("/assets/") || /\.[a-z0-9]{2,5}$/i.test(p);
-    if (req.method === "GET" && !isApi && !isAsset) {
+    if (hasWeb && req.method === "GET" && !isApi && !isAsset) {
       return reply.header("cache-control", "no-cache").sendFile("index.html");
     }
     return reply.status(404).send(new AppError("NOT_FOUND", `No route for ${req.method} ${p}`).toBody());

@@ -23,9 +23,13 @@ export function toAppError(err: unknown): AppError {
       path: `${err.validationContext ?? "body"}${v.instancePath.replace(/\//g, ".")}`,
       message: v.message ?? "invalid",
     }));
-    return new AppError("VALIDATION_FAILED", `Invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, {
-      details,
-    });
+    return new AppError(
+      "VALIDATION_FAILED",
+      `Invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`,
+      {
+        details,
+      },
+    );
   }
   const fe = err as FastifyError;
   if (fe?.code && FASTIFY_CODES[fe.code]) {
@@ -50,8 +54,5 @@ export function installErrorHandler(app: FastifyInstance<any, any, any, any, any
       if (retry) reply.header("retry-after", String(retry));
     }
     return reply.status(appErr.status).send(appErr.toBody());
-  });
-  app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send(new AppError("NOT_FOUND", `No route for ${req.method} ${req.url.split("?")[0]}`).toBody());
   });
 }

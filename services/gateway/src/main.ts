@@ -40,12 +40,23 @@ async function main(): Promise<void> {
   );
 
   const { isShuttingDown } = onShutdown(logger, [
-    ["stop intake", () => { shuttingDown = true; }],
+    [
+      "stop intake",
+      () => {
+        shuttingDown = true;
+      },
+    ],
     ["unsubscribe", unsubscribe],
     ["close sockets", () => gw.hub.closeAll()],
     ["close http", () => gw.app.close()],
     ["close mailer", () => mailer.close()],
-    ["disconnect redis", async () => { subscriber.disconnect(); await redis.quit(); }],
+    [
+      "disconnect redis",
+      async () => {
+        subscriber.disconnect();
+        await redis.quit();
+      },
+    ],
     ["disconnect db", () => db.$disconnect()],
   ]);
   void isShuttingDown;

@@ -46,12 +46,16 @@ describe("registration and verification", () => {
     const { link, token } = tokenLinkFrom(mail.raw);
     expect(link).toContain("/ja/verify-email?token=");
 
-    expect((await api(t.url, "POST", "/api/auth/verify-email", { body: { token } })).body).toEqual({ emailVerified: true });
+    expect((await api(t.url, "POST", "/api/auth/verify-email", { body: { token } })).body).toEqual({
+      emailVerified: true,
+    });
     const again = await api(t.url, "POST", "/api/auth/verify-email", { body: { token } });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("TOKEN_USED");
 
-    const login = await api(t.url, "POST", "/api/auth/login", { body: { email: email.toUpperCase(), password: PASSWORD } });
+    const login = await api(t.url, "POST", "/api/auth/login", {
+      body: { email: email.toUpperCase(), password: PASSWORD },
+    });
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({ expiresIn: 3600, user: { uid: reg.body.uid, email, emailVerified: true } });
     expect(login.body.idToken.split(".")).toHaveLength(3);
@@ -81,7 +85,9 @@ describe("login", () => {
   it("answers the same for an unknown e-mail and a wrong password", async () => {
     const { email } = await registerAndVerify();
     const wrong = await api(t.url, "POST", "/api/auth/login", { body: { email, password: "nope-nope" } });
-    const unknown = await api(t.url, "POST", "/api/auth/login", { body: { email: freshEmail(), password: "nope-nope" } });
+    const unknown = await api(t.url, "POST", "/api/auth/login", {
+      body: { email: freshEmail(), password: "nope-nope" },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
@@ -119,7 +125,9 @@ describe("refresh tokens", () => {
 
   it("logout revokes the refresh token", async () => {
     const { session } = await registerAndVerify();
-    expect((await api(t.url, "POST", "/api/auth/logout", { body: { refreshToken: session.refreshToken } })).status).toBe(204);
+    expect(
+      (await api(t.url, "POST", "/api/auth/logout", { body: { refreshToken: session.refreshToken } })).status,
+    ).toBe(204);
     const r = await api(t.url, "POST", "/api/auth/refresh", { body: { refreshToken: session.refreshToken } });
     expect(r.status).toBe(401);
   });
@@ -135,8 +143,12 @@ describe("password reset", () => {
     expect(link).toContain("/en/password-reset/confirm?token=");
 
     const newPassword = "a brand new passphrase";
-    expect((await api(t.url, "POST", "/api/auth/password-reset/confirm", { body: { token, password: newPassword } })).status).toBe(204);
-    const reuse = await api(t.url, "POST", "/api/auth/password-reset/confirm", { body: { token, password: "another one!" } });
+    expect(
+      (await api(t.url, "POST", "/api/auth/password-reset/confirm", { body: { token, password: newPassword } })).status,
+    ).toBe(204);
+    const reuse = await api(t.url, "POST", "/api/auth/password-reset/confirm", {
+      body: { token, password: "another one!" },
+    });
     expect(reuse.body.error.code).toBe("TOKEN_USED");
 
     expect((await api(t.url, "POST", "/api/auth/login", { body: { email, password: PASSWORD } })).status).toBe(401);
@@ -160,7 +172,9 @@ describe("password reset", () => {
     const { token } = tokenLinkFrom(mail.raw);
     clock += 61 * 60_000;
     try {
-      const r = await api(t.url, "POST", "/api/auth/password-reset/confirm", { body: { token, password: "whatever123" } });
+      const r = await api(t.url, "POST", "/api/auth/password-reset/confirm", {
+        body: { token, password: "whatever123" },
+      });
       expect(r.body.error.code).toBe("EMAIL_TOKEN_EXPIRED");
     } finally {
       clock -= 61 * 60_000;
@@ -212,6 +226,8 @@ describe("account deletion", () => {
     expect(await store.stat(`users/${uid}/audio/a.mp3`)).toBeNull();
     expect(await store.stat(`users/other/audio/b.mp3`)).not.toBeNull();
     expect((await api(t.url, "POST", "/api/auth/login", { body: { email, password: PASSWORD } })).status).toBe(401);
-    expect((await api(t.url, "POST", "/api/auth/refresh", { body: { refreshToken: session.refreshToken } })).status).toBe(401);
+    expect(
+      (await api(t.url, "POST", "/api/auth/refresh", { body: { refreshToken: session.refreshToken } })).status,
+    ).toBe(401);
   });
 });

@@ -1,14 +1,34 @@
 /** The 24 interface languages of the product (spec section 2). `en` is the fallback. */
 export const SUPPORTED_LANGUAGES = [
-  "en", "ja", "zh", "de", "fr", "it", "th", "nl", "id", "el", "ko", "hi",
-  "sv", "pl", "es", "ru", "pt", "tr", "vi", "ta", "fa", "tl", "ar", "uk",
+  "en",
+  "ja",
+  "zh",
+  "de",
+  "fr",
+  "it",
+  "th",
+  "nl",
+  "id",
+  "el",
+  "ko",
+  "hi",
+  "sv",
+  "pl",
+  "es",
+  "ru",
+  "pt",
+  "tr",
+  "vi",
+  "ta",
+  "fa",
+  "tl",
+  "ar",
+  "uk",
 ] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
 /** The language selector lists 22 codes: every supported one except ar and uk. */
-export const SELECTOR_LANGUAGES: readonly Language[] = SUPPORTED_LANGUAGES.filter(
-  (l) => l !== "ar" && l !== "uk",
-);
+export const SELECTOR_LANGUAGES: readonly Language[] = SUPPORTED_LANGUAGES.filter((l) => l !== "ar" && l !== "uk");
 
 export const RTL_LANGUAGES: readonly Language[] = ["ar", "fa"];
 export const DEFAULT_LANGUAGE: Language = "en";

@@ -23,8 +23,11 @@ describe("addMonthsAnchored", () => {
   });
 
   it("knows month lengths including leap years", () => {
-    expect([daysInMonthUtc(2026, 1), daysInMonthUtc(2028, 1), daysInMonthUtc(2100, 1), daysInMonthUtc(2000, 1)]).toEqual([
-      28, 29, 28, 29,
-    ]);
+    expect([
+      daysInMonthUtc(2026, 1),
+      daysInMonthUtc(2028, 1),
+      daysInMonthUtc(2100, 1),
+      daysInMonthUtc(2000, 1),
+    ]).toEqual([28, 29, 28, 29]);
   });
 });

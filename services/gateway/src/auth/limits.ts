@@ -17,11 +17,10 @@ export class EmailRateLimiter {
   async hit(action: string, email: string): Promise<void> {
     const id = createHash("sha256").update(email.toLowerCase()).digest("hex").slice(0, 32);
     const key = `${this.prefix}:rl:${action}:${id}`;
-    const [[, count]] = (await this.redis
-      .multi()
-      .incr(key)
-      .expire(key, this.windowSeconds, "NX")
-      .exec()) as [[Error | null, number], [Error | null, number]];
+    const [[, count]] = (await this.redis.multi().incr(key).expire(key, this.windowSeconds, "NX").exec()) as [
+      [Error | null, number],
+      [Error | null, number],
+    ];
     if (count > this.max) {
       const ttl = await this.redis.ttl(key);
       throw new AppError("RATE_LIMITED", "Too many attempts. Please wait and try again.", {

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { AppError, addMonthsAnchored, type AuthUser, type Language, type Session } from "@kikitori/shared";
-import type { Prisma } from "@kikitori/shared/db";
-import type { Db } from "@kikitori/shared/db";
+import { AppError, type AuthUser, addMonthsAnchored, type Language, type Session } from "@kikitori/shared";
+import type { Db, Prisma } from "@kikitori/shared/db";
 import type { Logger, ObjectStore } from "@kikitori/shared/server";
 import type { Mailer } from "../mail/mailer.ts";
 import { renderMail } from "../mail/templates.ts";
@@ -71,7 +70,8 @@ export class AuthService {
         });
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError("EMAIL_ALREADY_IN_USE", "An account with this e-mail already exists");
+      if (isUniqueViolation(err))
+        throw new AppError("EMAIL_ALREADY_IN_USE", "An account with this e-mail already exists");
       throw err;
     }
     try {

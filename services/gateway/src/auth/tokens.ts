@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { AppError } from "@kikitori/shared";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 
 export interface IdTokenClaims {
   sub: string;

@@ -27,7 +27,13 @@ export class SmtpMailer implements Mailer {
     this.transport = nodemailer.createTransport(url);
   }
   async send(msg: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
+    await this.transport.sendMail({
+      from: this.from,
+      to: msg.to,
+      subject: msg.subject,
+      text: msg.text,
+      html: msg.html,
+    });
   }
   async close(): Promise<void> {
     this.transport.close();
@@ -60,5 +66,7 @@ export class FileMailer implements Mailer {
 }
 
 export function createMailer(cfg: { SMTP_URL?: string; MAIL_FROM: string; MAIL_DIR: string }, logger: Logger): Mailer {
-  return cfg.SMTP_URL ? new SmtpMailer(cfg.SMTP_URL, cfg.MAIL_FROM) : new FileMailer(cfg.MAIL_DIR, cfg.MAIL_FROM, logger);
+  return cfg.SMTP_URL
+    ? new SmtpMailer(cfg.SMTP_URL, cfg.MAIL_FROM)
+    : new FileMailer(cfg.MAIL_DIR, cfg.MAIL_FROM, logger);
 }

@@ -1,6 +1,6 @@
-import { runChecks, type Check } from "@kikitori/shared/server";
+import { type Check, runChecks } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import client from "prom-client";
+import type client from "prom-client";
 import { z } from "zod";
 
 export interface SystemRoutesOptions {
@@ -19,11 +19,15 @@ export interface SystemRoutesOptions {
 export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, opts) => {
   app.get("/healthz", { schema: { tags: ["health"], summary: "Process alive" } }, async () => ({ status: "ok" }));
 
-  app.get("/readyz", { schema: { tags: ["health"], summary: "Database, Redis and object store reachable" } }, async (_req, reply) => {
-    if (opts.isShuttingDown()) return reply.code(503).send({ status: "shutting-down", checks: {} });
-    const r = await runChecks(opts.checks);
-    return reply.code(r.ok ? 200 : 503).send({ status: r.ok ? "ok" : "unavailable", checks: r.checks });
-  });
+  app.get(
+    "/readyz",
+    { schema: { tags: ["health"], summary: "Database, Redis and object store reachable" } },
+    async (_req, reply) => {
+      if (opts.isShuttingDown()) return reply.code(503).send({ status: "shutting-down", checks: {} });
+      const r = await runChecks(opts.checks);
+      return reply.code(r.ok ? 200 : 503).send({ status: r.ok ? "ok" : "unavailable", checks: r.checks });
+    },
+  );
 
   app.get("/metrics", { schema: { hide: true } }, async (_req, reply) => {
     reply.header("content-type", opts.registry.contentType);

@@ -1,4 +1,4 @@
-import { AppError, usageRecordSchema, type PlanName, type PlanQuota } from "@kikitori/shared";
+import { AppError, type PlanName, type PlanQuota, usageRecordSchema } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { toUsageRecord } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";

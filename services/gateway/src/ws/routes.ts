@@ -1,4 +1,9 @@
-import { WS_AUTH_TIMEOUT_MS, WS_CLOSE_UNAUTHENTICATED, wsClientMessageSchema, type WsServerMessage } from "@kikitori/shared";
+import {
+  WS_AUTH_TIMEOUT_MS,
+  WS_CLOSE_UNAUTHENTICATED,
+  type WsServerMessage,
+  wsClientMessageSchema,
+} from "@kikitori/shared";
 import type { FastifyPluginAsync } from "fastify";
 import type { TokenSigner } from "../auth/tokens.ts";
 import type { SocketHub } from "./hub.ts";

@@ -44,7 +44,10 @@ export const commonEnv = {
   DATABASE_URL: envUrl("postgresql://postgres@127.0.0.1:5432/kikitori"),
   REDIS_URL: envUrl("redis://127.0.0.1:6379"),
   /** Prefix of every BullMQ key and pub/sub channel; lets several stacks (or tests) share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[a-zA-Z0-9:_-]+$/).default("kikitori"),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9:_-]+$/)
+    .default("kikitori"),
   S3_ENDPOINT: envUrl("http://127.0.0.1:9000"),
   S3_ACCESS_KEY: z.string().min(1).default("S3RVER"),
   S3_SECRET_KEY: z.string().min(1).default("S3RVER"),

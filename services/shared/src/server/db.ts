@@ -1,8 +1,8 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client.ts";
 
+export type { EmailToken, RefreshToken, UsageEvent, User } from "./generated/client.ts";
 export { Prisma, PrismaClient } from "./generated/client.ts";
-export type { User, EmailToken, RefreshToken, UsageEvent } from "./generated/client.ts";
 
 export type Db = InstanceType<typeof PrismaClient>;
 

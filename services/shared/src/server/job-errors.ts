@@ -14,7 +14,6 @@ export class UnrecoverableJobError extends UnrecoverableError {
     this.name = "UnrecoverableError";
     this.code = appError.code;
     this.appError = appError;
-    this.cause = appError;
   }
 }
 

@@ -1,6 +1,6 @@
 import http from "node:http";
-import client from "prom-client";
 import type { Logger } from "pino";
+import client from "prom-client";
 
 export type Check = () => Promise<void>;
 

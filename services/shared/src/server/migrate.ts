@@ -29,7 +29,11 @@ export async function listMigrations(dir: string): Promise<Array<{ name: string;
   return out;
 }
 
-export async function migrate(databaseUrl: string, dir: string, log: (m: string) => void = () => {}): Promise<MigrateResult> {
+export async function migrate(
+  databaseUrl: string,
+  dir: string,
+  log: (m: string) => void = () => {},
+): Promise<MigrateResult> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const result: MigrateResult = { applied: [], alreadyApplied: [] };

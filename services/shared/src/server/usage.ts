@@ -1,28 +1,49 @@
 import type { PlanName, PlanQuota, UsageRecord } from "../plans.ts";
+import { rollPeriod } from "./period.ts";
 
 export interface UsageRow {
   plan: PlanName;
   pendingPlan: PlanName | null;
   pendingPlanAt: Date | null;
+  periodStart: Date;
   resetDate: Date;
+  anchorDay: number;
   secondsUsed: number;
   summariesUsed: number;
   titleRunsUsed: number;
 }
 
-/** Builds the spec's usage record from a user row and the configured quotas. */
-export function toUsageRecord(row: UsageRow, quotas: Record<PlanName, PlanQuota>): UsageRecord {
-  const q = quotas[row.plan];
+/**
+ * The usage as it stands at `now`. The billing service's sweep writes resets down (hourly); between
+ * a reset date and the next sweep, a reader sees what the sweep is about to write: a new period with
+ * zero counters and any due plan switch applied.
+ */
+export function effectiveUsage(row: UsageRow, now: Date): UsageRow {
+  const rolled = rollPeriod(row, now);
+  const switchDue = row.pendingPlan && row.pendingPlanAt && row.pendingPlanAt <= now;
+  if (rolled.months === 0 && !switchDue) return row;
   return {
-    totalMinutesUsed: Math.round((row.secondsUsed / 60) * 100) / 100,
+    ...row,
+    ...(switchDue ? { plan: row.pendingPlan!, pendingPlan: null, pendingPlanAt: null } : {}),
+    ...(rolled.months > 0
+      ? { periodStart: rolled.periodStart, resetDate: rolled.resetDate, secondsUsed: 0, summariesUsed: 0, titleRunsUsed: 0 }
+      : {}),
+  };
+}
+
+/** Builds the spec's usage record from a user row and the configured quotas. */
+export function toUsageRecord(row: UsageRow, quotas: Record<PlanName, PlanQuota>, now = new Date()): UsageRecord {
+  const u = effectiveUsage(row, now);
+  const q = quotas[u.plan];
+  return {
+    totalMinutesUsed: Math.round((u.secondsUsed / 60) * 100) / 100,
     maxMinutes: q.maxMinutes,
-    summarizeUsage: row.summariesUsed,
+    summarizeUsage: u.summariesUsed,
     maxSummaryUsage: q.maxSummaries,
-    titlesAndHeadingsUsage: row.titleRunsUsed,
+    titlesAndHeadingsUsage: u.titleRunsUsed,
     maxTitlesAndHeadingsUsage: q.maxTitleRuns,
-    resetDate: row.resetDate.toISOString(),
-    plan: row.plan,
-    pendingPlan:
-      row.pendingPlan && row.pendingPlanAt ? { plan: row.pendingPlan, date: row.pendingPlanAt.toISOString() } : null,
+    resetDate: u.resetDate.toISOString(),
+    plan: u.plan,
+    pendingPlan: u.pendingPlan && u.pendingPlanAt ? { plan: u.pendingPlan, date: u.pendingPlanAt.toISOString() } : null,
   };
 }

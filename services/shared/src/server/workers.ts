@@ -28,7 +28,13 @@ export function instrumentProcessor<T, R>(
   return async (job) => {
     const started = process.hrtime.bigint();
     const correlationId = (job.data as { correlationId?: unknown } | undefined)?.correlationId;
-    const log = opts.logger.child({ queue, jobId: job.id, jobName: job.name, attempt: job.attemptsMade + 1, correlationId });
+    const log = opts.logger.child({
+      queue,
+      jobId: job.id,
+      jobName: job.name,
+      attempt: job.attemptsMade + 1,
+      correlationId,
+    });
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
       const result = await processor(job);

@@ -1,0 +1,37 @@
+# syntax=docker/dockerfile:1
+# Correction worker (rewrites transcriptions as interviews; consumes the correction queue). Build from the repository root:
+#   docker build -f infra/correction-worker.Dockerfile -t kikitori/correction-worker .
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- deps: install the whole workspace from the lockfile; postinstall generates the Prisma client.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+ENV CHECKPOINT_DISABLE=1 PRISMA_SCHEMA_ENGINE_BINARY=/bin/false npm_config_update_notifier=false
+COPY package.json package-lock.json .npmrc prisma.config.ts ./
+COPY prisma ./prisma
+COPY services/shared/package.json services/shared/
+COPY services/gateway/package.json services/gateway/
+COPY services/transcription-worker/package.json services/transcription-worker/
+COPY services/correction-worker/package.json services/correction-worker/
+COPY services/billing/package.json services/billing/
+COPY web/package.json web/
+RUN npm ci --no-audit --no-fund
+
+# --- build: sources, then drop dev dependencies (tsx, the TypeScript loader the services run with, is a runtime dependency).
+FROM deps AS build
+COPY tsconfig.base.json tsconfig.json ./
+COPY scripts ./scripts
+COPY services ./services
+RUN npm prune --omit=dev --no-audit --no-fund && rm -rf /root/.npm
+
+# --- runtime: code owned by root (read-only for the app), process runs as `node`.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production OPS_HOST=0.0.0.0 OPS_PORT=3102
+WORKDIR /app
+COPY --from=build /app /app
+RUN mkdir -p /app/var && chown node:node /app/var
+USER node
+EXPOSE 3102
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.OPS_PORT||3102)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "--import", "tsx", "services/correction-worker/src/main.ts"]

@@ -1,0 +1,40 @@
+# syntax=docker/dockerfile:1
+# Gateway: HTTP API, WebSocket progress and the built web app; also runs the migrations
+# (`npm run db:migrate`, the compose `migrate` service). Build from the repository root:
+#   docker build -f infra/gateway.Dockerfile -t kikitori/gateway .
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- deps: install the whole workspace from the lockfile; postinstall generates the Prisma client.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+ENV CHECKPOINT_DISABLE=1 PRISMA_SCHEMA_ENGINE_BINARY=/bin/false npm_config_update_notifier=false
+COPY package.json package-lock.json .npmrc prisma.config.ts ./
+COPY prisma ./prisma
+COPY services/shared/package.json services/shared/
+COPY services/gateway/package.json services/gateway/
+COPY services/transcription-worker/package.json services/transcription-worker/
+COPY services/correction-worker/package.json services/correction-worker/
+COPY services/billing/package.json services/billing/
+COPY web/package.json web/
+RUN npm ci --no-audit --no-fund
+
+# --- build: sources, then drop dev dependencies (tsx, the TypeScript loader the services run with, is a runtime dependency).
+FROM deps AS build
+COPY tsconfig.base.json tsconfig.json ./
+COPY scripts ./scripts
+COPY services ./services
+COPY web ./web
+RUN npm run build -w web
+RUN npm prune --omit=dev --no-audit --no-fund && rm -rf /root/.npm
+
+# --- runtime: code owned by root (read-only for the app), process runs as `node`.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 WEB_DIST_DIR=web/dist MAIL_DIR=/app/var/mail
+WORKDIR /app
+COPY --from=build /app /app
+RUN mkdir -p /app/var && chown node:node /app/var
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "--import", "tsx", "services/gateway/src/main.ts"]

@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// `npm start`: the whole product on its embedded defaults, on one machine.
+// 1. installs dependencies when missing; 2. checks/starts PostgreSQL and Redis; 3. migrates;
+// 4. builds the web app when stale; 5. starts the embedded object store (unless S3_ENDPOINT is set)
+// and every service; 6. prints the URL. Ctrl-C stops everything; data stays in PostgreSQL and var/.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+const t0 = Date.now();
+const log = (m) => console.log(`\x1b[36m[start]\x1b[0m ${m}`);
+const fail = (m) => {
+  console.error(`\x1b[31m[start]\x1b[0m ${m}`);
+  process.exit(1);
+};
+
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 20 || (major === 20 && minor < 19))
+  fail(`Node.js 20.19 or newer is needed (this is ${process.versions.node}).`);
+
+// 1. dependencies
+const lock = "package-lock.json";
+const installed = "node_modules/.package-lock.json";
+if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtimeMs) {
+  log("installing dependencies (npm ci)");
+  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { stdio: "inherit" });
+  if (r.status !== 0) fail("npm ci failed");
+}
+
+const { ensureServices } = await import("./lib/services.mjs");
+const { ensureWebBuild } = await import("./lib/build.mjs");
+const { canConnect } = await import("./lib/services.mjs");
+
+// 2. PostgreSQL and Redis
+try {
+  await ensureServices({ log });
+} catch (err) {
+  fail(err.message);
+}
+
+// Secrets of the embedded default, made once and kept under var/.
+mkdirSync("var", { recursive: true });
+const secretFile = path.join(root, "var/jwt-secret");
+if (!process.env.JWT_SECRET && !existsSync(secretFile)) {
+  writeFileSync(secretFile, randomBytes(48).toString("base64url"), { mode: 0o600 });
+  log("created var/jwt-secret");
+}
+const env = {
+  ...process.env,
+  JWT_SECRET_FILE: process.env.JWT_SECRET ? undefined : secretFile,
+  FORCE_COLOR: "0",
+};
+for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+
+// 3. migrations
+log("applying database migrations");
+const mig = spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { stdio: "inherit", env });
+if (mig.status !== 0) fail("migrations failed");
+
+// 4. web app
+try {
+  ensureWebBuild({ log });
+} catch (err) {
+  fail(err.message);
+}
+
+// 5. processes
+const children = new Map();
+let stopping = false;
+const colours = [33, 35, 32, 34, 36, 91];
+function run(name, args, extraEnv = {}) {
+  const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
+  const colour = colours[children.size % colours.length];
+  const prefix = `\x1b[${colour}m${name.padEnd(20)}\x1b[0m| `;
+  const pipe = (stream, out) => {
+    let buf = "";
+    stream.on("data", (d) => {
+      buf += d.toString();
+      const lines = buf.split("\n");
+      buf = lines.pop();
+      for (const line of lines) out.write(prefix + line + "\n");
+    });
+  };
+  pipe(child.stdout, process.stdout);
+  pipe(child.stderr, process.stderr);
+  child.on("exit", (code, signal) => {
+    children.delete(name);
+    if (!stopping) {
+      console.error(`[start] ${name} exited unexpectedly (${signal ?? code}); stopping everything`);
+      void stopAll(1);
+    } else if (children.size === 0) {
+      log("all stopped; data is kept (PostgreSQL, var/)");
+      process.exit(process.exitCode ?? 0);
+    }
+  });
+  children.set(name, child);
+  return child;
+}
+
+async function stopAll(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  process.exitCode = code;
+  log("stopping");
+  const order = ["gateway", "transcription-worker", "correction-worker", "billing", "objectstore"];
+  for (const name of order) {
+    const c = children.get(name);
+    if (!c) continue;
+    c.kill("SIGTERM");
+    await new Promise((r) => {
+      const timer = setTimeout(() => {
+        c.kill("SIGKILL");
+        r();
+      }, 35_000);
+      c.once("exit", () => {
+        clearTimeout(timer);
+        r();
+      });
+    });
+  }
+  process.exit(code);
+}
+process.on("SIGINT", () => void stopAll(0));
+process.on("SIGTERM", () => void stopAll(0));
+
+if (!process.env.S3_ENDPOINT) {
+  const port = Number(process.env.EMBEDDED_S3_PORT ?? 9000);
+  if (await canConnect("127.0.0.1", port)) {
+    fail(`port ${port} is taken; set EMBEDDED_S3_PORT to a free port or S3_ENDPOINT to your object store`);
+  }
+  env.S3_ENDPOINT = `http://127.0.0.1:${port}`;
+  run("objectstore", ["scripts/objectstore.mjs"]);
+  const deadline = Date.now() + 15_000;
+  while (!(await canConnect("127.0.0.1", port))) {
+    if (Date.now() > deadline) fail("the embedded object store did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const tsx = ["--import", "tsx"];
+run("gateway", [...tsx, "services/gateway/src/main.ts"]);
+run("transcription-worker", [...tsx, "services/transcription-worker/src/main.ts"]);
+run("correction-worker", [...tsx, "services/correction-worker/src/main.ts"]);
+run("billing", [...tsx, "services/billing/src/main.ts"]);
+
+// 6. ready
+const port = Number(process.env.PORT ?? 3000);
+const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
+const deadline = Date.now() + 60_000;
+for (;;) {
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}/readyz`);
+    if (r.ok) break;
+  } catch {}
+  if (Date.now() > deadline) {
+    console.error("[start] the gateway did not become ready within 60 s; see the logs above");
+    break;
+  }
+  await new Promise((r) => setTimeout(r, 300));
+}
+const name = process.env.APP_NAME ?? "Kikitori";
+log(
+  `\x1b[1m${name} is running at ${publicUrl}\x1b[0m  (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; Ctrl-C stops)`,
+);
+if (!process.env.SMTP_URL)
+  log("no SMTP_URL: e-mails are written to var/mail/ and their links appear in the gateway log");

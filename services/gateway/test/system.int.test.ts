@@ -1,0 +1,85 @@
+import { addMonthsAnchored, ERROR_CODES } from "@kikitori/shared";
+import { api, startTestGateway, type TestGateway, tokenLinkFrom } from "../../../tests/support/gateway.ts";
+import { startSmtpCatcher } from "../../../tests/support/smtp.ts";
+
+let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
+let t: TestGateway;
+beforeAll(async () => {
+  smtp = await startSmtpCatcher();
+  t = await startTestGateway({ smtpUrl: smtp.url });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+it("answers /healthz and /readyz with every dependency checked", async () => {
+  expect((await api(t.url, "GET", "/healthz")).body).toEqual({ status: "ok" });
+  const ready = await api(t.url, "GET", "/readyz");
+  expect(ready.status).toBe(200);
+  expect(ready.body.checks).toEqual({ database: "ok", redis: "ok", objectStore: "ok" });
+});
+
+it("serves OpenAPI at /api/docs with the identity and usage calls", async () => {
+  const doc = await api(t.url, "GET", "/api/docs/json");
+  expect(doc.status).toBe(200);
+  expect(doc.body.openapi).toMatch(/^3\./);
+  for (const p of [
+    "/api/auth/register",
+    "/api/auth/verify-email",
+    "/api/auth/login",
+    "/api/auth/refresh",
+    "/api/auth/logout",
+    "/api/auth/password-reset",
+    "/api/auth/password-reset/confirm",
+    "/api/auth/account",
+    "/api/auth/users",
+    "/api/auth/users/{uid}",
+    "/api/user-usage",
+  ]) {
+    expect(Object.keys(doc.body.paths)).toContain(p);
+  }
+  const ui = await fetch(`${t.url}/api/docs`, { redirect: "follow" });
+  expect(ui.status).toBe(200);
+});
+
+it("echoes a correlation id and exposes Prometheus metrics", async () => {
+  const r = await api(t.url, "GET", "/healthz", { headers: { "x-request-id": "abc-123" } });
+  expect(r.headers.get("x-request-id")).toBe("abc-123");
+  const m = await fetch(`${t.url}/metrics`).then((x) => x.text());
+  expect(m).toContain("http_request_duration_seconds");
+  expect(m).toContain("websocket_open_sockets");
+});
+
+it("returns the spec's usage record for a new user", async () => {
+  const email = `usage-${Date.now()}@example.com`;
+  const before = Date.now();
+  const reg = await api(t.url, "POST", "/api/auth/register", { body: { email, password: "long enough" } });
+  const { token } = tokenLinkFrom((await smtp.waitFor((m) => m.to.includes(email))).raw);
+  await api(t.url, "POST", "/api/auth/verify-email", { body: { token } });
+  const login = await api(t.url, "POST", "/api/auth/login", { body: { email, password: "long enough" } });
+  const usage = await api(t.url, "GET", `/api/user-usage?uid=${reg.body.uid}`, { token: login.body.idToken });
+  expect(usage.status).toBe(200);
+  expect(usage.body).toEqual({
+    totalMinutesUsed: 0,
+    maxMinutes: 30,
+    titlesAndHeadingsUsage: 0,
+    maxTitlesAndHeadingsUsage: 3,
+    summarizeUsage: 0,
+    maxSummaryUsage: 3,
+    resetDate: expect.any(String),
+    plan: "free",
+    pendingPlan: null,
+  });
+  const row = await t.db.user.findUniqueOrThrow({ where: { id: reg.body.uid } });
+  expect(row.periodStart.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  expect(usage.body.resetDate).toBe(addMonthsAnchored(row.periodStart, 1).toISOString());
+  const noUid = await api(t.url, "GET", "/api/user-usage", { token: login.body.idToken });
+  expect(noUid.body).toEqual(usage.body);
+});
+
+it("every error code has a status in the 4xx/5xx range", () => {
+  for (const [code, status] of Object.entries(ERROR_CODES)) {
+    expect([code, status >= 400 && status < 600]).toEqual([code, true]);
+  }
+});

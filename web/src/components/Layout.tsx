@@ -1,0 +1,142 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, Outlet, useLocation, useNavigate } from "react-router";
+import { useAuth } from "../auth/AuthProvider.tsx";
+import { useAppConfig } from "../config/appConfig.ts";
+import { localePath, ROUTES, showsFeatureTabs } from "../routing/paths.ts";
+import { useLang } from "../routing/useLang.ts";
+import { ExternalLink } from "./ExternalLink.tsx";
+import { FeatureTabs } from "./FeatureTabs.tsx";
+import { LanguageSelect } from "./LanguageSelect.tsx";
+import { Logo } from "./Logo.tsx";
+import { ScrollTopButton } from "./ScrollTopButton.tsx";
+
+export function Layout() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const config = useAppConfig();
+  const { user, logout, deleteAccount } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  // Close the mobile menu whenever the page changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation on purpose
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+
+  const onLogout = async () => {
+    await logout();
+    navigate(localePath(lang, ROUTES.login));
+  };
+
+  const onDeleteAccount = async () => {
+    if (!window.confirm(t("auth.deleteConfirm"))) return;
+    setDeleting(true);
+    try {
+      await deleteAccount();
+      navigate(localePath(lang, ROUTES.login));
+    } catch (e) {
+      // Spec: a failed account deletion is only logged.
+      console.error("Account deletion failed", e);
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  const year = new Date().getFullYear();
+
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        {t("app.skipToContent")}
+      </a>
+      <header className="site-header">
+        <div className="container header-inner">
+          <Link
+            to={localePath(lang, ROUTES.transcription)}
+            className="brand"
+            aria-label={t("nav.home", { appName: config.appName })}
+          >
+            <Logo />
+            <span className="brand-name">{config.appName}</span>
+          </Link>
+          <button
+            type="button"
+            className="menu-toggle"
+            data-testid="menu-toggle"
+            aria-expanded={menuOpen}
+            aria-controls="site-menu"
+            aria-label={menuOpen ? t("nav.closeMenu") : t("nav.openMenu")}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            <span className="menu-bars" aria-hidden="true" />
+          </button>
+          <nav id="site-menu" className={menuOpen ? "site-menu open" : "site-menu"} aria-label={t("nav.mainLabel")}>
+            <ul className="menu-links">
+              <li>
+                <Link to={localePath(lang, ROUTES.upgradePlan)} className="menu-link">
+                  {t("nav.plan")}
+                </Link>
+              </li>
+              {config.howToUseUrl ? (
+                <li>
+                  <ExternalLink href={config.howToUseUrl} className="menu-link">
+                    {t("nav.howToUse")}
+                  </ExternalLink>
+                </li>
+              ) : null}
+              {config.contactUrl ? (
+                <li>
+                  <ExternalLink href={config.contactUrl} className="menu-link">
+                    {t("nav.contact")}
+                  </ExternalLink>
+                </li>
+              ) : null}
+            </ul>
+            <div className="menu-actions">
+              <LanguageSelect />
+              {user ? (
+                <>
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-danger-text"
+                    data-testid="nav-delete-account"
+                    onClick={onDeleteAccount}
+                    disabled={deleting}
+                    aria-busy={deleting}
+                  >
+                    {t("nav.deleteAccount")}
+                  </button>
+                  <button type="button" className="btn btn-secondary" data-testid="nav-logout" onClick={onLogout}>
+                    {t("nav.logout")}
+                  </button>
+                </>
+              ) : (
+                <Link to={localePath(lang, ROUTES.login)} className="btn btn-primary" data-testid="nav-login">
+                  {t("nav.login")}
+                </Link>
+              )}
+            </div>
+          </nav>
+        </div>
+      </header>
+      {showsFeatureTabs(location.pathname) ? <FeatureTabs /> : null}
+      <main id="main" className="site-main" tabIndex={-1}>
+        <div className="container">
+          <Outlet />
+        </div>
+      </main>
+      <footer className="site-footer">
+        <div className="container footer-inner">
+          <span>{t("footer.copyright", { year, appName: config.appName })}</span>
+          <span className="footer-links">
+            {config.termsUrl ? <ExternalLink href={config.termsUrl}>{t("footer.terms")}</ExternalLink> : null}
+            {config.privacyUrl ? <ExternalLink href={config.privacyUrl}>{t("footer.privacy")}</ExternalLink> : null}
+          </span>
+        </div>
+      </footer>
+      <ScrollTopButton />
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * i18next setup. Every file in src/locales/<code>.json is picked up automatically, so adding a
+ * language is just adding its JSON file with the same keys as en.json.
+ */
+import { isSupportedLanguage, type Language, RTL_LANGUAGES, SUPPORTED_LANGUAGES } from "@kikitori/shared";
+import i18n, { type Resource } from "i18next";
+import LanguageDetector from "i18next-browser-languagedetector";
+import { initReactI18next } from "react-i18next";
+
+const files = import.meta.glob<Record<string, unknown>>("../locales/*.json", { eager: true, import: "default" });
+
+export const resources: Resource = {};
+for (const [path, translation] of Object.entries(files)) {
+  const code = path.match(/([^/]+)\.json$/)?.[1];
+  if (code && isSupportedLanguage(code)) resources[code] = { translation };
+}
+
+export function applyDocumentLanguage(lng: string): void {
+  const lang: Language = isSupportedLanguage(lng) ? lng : "en";
+  document.documentElement.lang = lang;
+  document.documentElement.dir = RTL_LANGUAGES.includes(lang) ? "rtl" : "ltr";
+}
+
+i18n.on("languageChanged", applyDocumentLanguage);
+
+void i18n
+  .use(LanguageDetector)
+  .use(initReactI18next)
+  .init({
+    resources,
+    supportedLngs: [...SUPPORTED_LANGUAGES],
+    fallbackLng: "en",
+    load: "languageOnly",
+    nonExplicitSupportedLngs: true,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    detection: {
+      order: ["querystring", "cookie", "localStorage", "navigator", "htmlTag"],
+      caches: ["localStorage", "cookie"],
+    },
+    react: { useSuspense: false },
+  });
+
+/** Switches the interface language (called for the URL's /{lang} prefix). */
+export async function setLanguage(lang: Language): Promise<void> {
+  if (i18n.language !== lang) await i18n.changeLanguage(lang);
+  applyDocumentLanguage(lang);
+}
+
+export default i18n;

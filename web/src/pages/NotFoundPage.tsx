@@ -1,0 +1,20 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { usePageTitle } from "../components/usePageTitle.ts";
+import { localePath, ROUTES } from "../routing/paths.ts";
+import { useLang } from "../routing/useLang.ts";
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  usePageTitle(t("notFound.title"));
+  return (
+    <section className="page page-center">
+      <h1 data-testid="page-title">{t("notFound.title")}</h1>
+      <p className="muted">{t("notFound.description")}</p>
+      <Link to={localePath(lang, ROUTES.transcription)} className="btn btn-primary">
+        {t("notFound.home")}
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import { PASSWORD_MIN } from "@kikitori/shared";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useSearchParams } from "react-router";
+import { isApiError } from "../api/errors.ts";
+import { authApi } from "../auth/api.ts";
+import { AuthCard } from "../components/AuthCard.tsx";
+import { ErrorAlert } from "../components/ErrorAlert.tsx";
+import { usePageTitle } from "../components/usePageTitle.ts";
+import { errorText } from "../i18n/errorText.ts";
+import { localePath, ROUTES } from "../routing/paths.ts";
+import { useLang } from "../routing/useLang.ts";
+
+const LINK_ERRORS = new Set(["INVALID_TOKEN", "TOKEN_USED", "EMAIL_TOKEN_EXPIRED"]);
+
+type Outcome = { ok: true } | { ok: false; message: string; cause?: unknown; badLink?: boolean } | null;
+
+export function PasswordResetConfirmPage() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  usePageTitle(t("auth.resetConfirm.title"));
+
+  const [password, setPassword] = useState("");
+  const [password2, setPassword2] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(
+    token ? null : { ok: false, message: t("errors.INVALID_TOKEN"), badLink: true },
+  );
+
+  const fail = (message: string) => setOutcome({ ok: false, message });
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!token) return setOutcome({ ok: false, message: t("errors.INVALID_TOKEN"), badLink: true });
+    if (!password) return fail(t("validation.passwordRequired"));
+    if (password.length < PASSWORD_MIN) return fail(t("validation.passwordTooShort", { min: PASSWORD_MIN }));
+    if (password !== password2) return fail(t("auth.resetConfirm.mismatch"));
+    setOutcome(null);
+    setBusy(true);
+    try {
+      await authApi.confirmPasswordReset(token, password);
+      setOutcome({ ok: true });
+    } catch (err) {
+      const badLink = isApiError(err) && LINK_ERRORS.has(err.code);
+      setOutcome({ ok: false, message: errorText(t, err), cause: err, badLink });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (outcome?.ok) {
+    return (
+      <AuthCard title={t("auth.resetConfirm.title")}>
+        <div className="alert alert-success" role="status" data-testid="reset-confirm-message">
+          {t("auth.resetConfirm.success")}
+        </div>
+        <Link to={localePath(lang, ROUTES.login)} className="btn btn-primary btn-block">
+          {t("auth.resetConfirm.goToLogin")}
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t("auth.resetConfirm.title")}>
+      <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
+        <div className="field">
+          <label htmlFor="reset-confirm-password">{t("auth.resetConfirm.password")}</label>
+          <input
+            id="reset-confirm-password"
+            data-testid="reset-confirm-password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={PASSWORD_MIN}
+            aria-describedby="reset-confirm-hint"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            disabled={busy}
+          />
+          <p id="reset-confirm-hint" className="hint">
+            {t("auth.register.passwordHint", { min: PASSWORD_MIN })}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="reset-confirm-password2">{t("auth.resetConfirm.password2")}</label>
+          <input
+            id="reset-confirm-password2"
+            data-testid="reset-confirm-password2"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={password2}
+            onChange={(e) => setPassword2(e.target.value)}
+            disabled={busy}
+          />
+        </div>
+        {outcome && !outcome.ok ? (
+          <ErrorAlert message={outcome.message} error={outcome.cause} testId="reset-confirm-message" />
+        ) : null}
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          data-testid="reset-confirm-submit"
+          disabled={busy}
+          aria-busy={busy}
+        >
+          {busy ? t("auth.resetConfirm.submitting") : t("auth.resetConfirm.submit")}
+        </button>
+      </form>
+      <p className="card-footer">
+        {outcome && !outcome.ok && outcome.badLink ? (
+          <Link to={localePath(lang, ROUTES.passwordReset)}>{t("auth.resetConfirm.requestNew")}</Link>
+        ) : (
+          <Link to={localePath(lang, ROUTES.login)}>{t("auth.reset.backToLogin")}</Link>
+        )}
+      </p>
+    </AuthCard>
+  );
+}

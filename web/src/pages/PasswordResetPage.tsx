@@ -1,0 +1,78 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { authApi } from "../auth/api.ts";
+import { AuthCard } from "../components/AuthCard.tsx";
+import { ErrorAlert } from "../components/ErrorAlert.tsx";
+import { usePageTitle } from "../components/usePageTitle.ts";
+import { authErrorText } from "../i18n/authErrors.ts";
+import { localePath, ROUTES } from "../routing/paths.ts";
+import { useLang } from "../routing/useLang.ts";
+
+type Outcome = { ok: true } | { ok: false; message: string; cause?: unknown } | null;
+
+export function PasswordResetPage() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  usePageTitle(t("auth.reset.title"));
+
+  const [email, setEmail] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!email.trim()) return setOutcome({ ok: false, message: t("validation.emailRequired") });
+    setOutcome(null);
+    setBusy(true);
+    try {
+      await authApi.requestPasswordReset(email.trim(), lang);
+      setOutcome({ ok: true });
+    } catch (err) {
+      setOutcome({ ok: false, message: authErrorText(t, err, "auth.reset.failed"), cause: err });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title={t("auth.reset.title")} intro={t("auth.reset.intro")}>
+      <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
+        <div className="field">
+          <label htmlFor="reset-email">{t("auth.email")}</label>
+          <input
+            id="reset-email"
+            data-testid="reset-email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            disabled={busy}
+          />
+        </div>
+        {outcome?.ok ? (
+          <div className="alert alert-success" role="status" data-testid="reset-message">
+            {t("auth.reset.success")}
+          </div>
+        ) : null}
+        {outcome && !outcome.ok ? (
+          <ErrorAlert message={outcome.message} error={outcome.cause} testId="reset-message" />
+        ) : null}
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          data-testid="reset-submit"
+          disabled={busy}
+          aria-busy={busy}
+        >
+          {busy ? t("auth.reset.submitting") : t("auth.reset.submit")}
+        </button>
+      </form>
+      <p className="card-footer">
+        <Link to={localePath(lang, ROUTES.login)}>{t("auth.reset.backToLogin")}</Link>
+      </p>
+    </AuthCard>
+  );
+}

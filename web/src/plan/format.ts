@@ -1,0 +1,23 @@
+/** Display formatting for the plan screen. Pure (Intl only). */
+
+/**
+ * Formats the reset/billing date in the UI language. Billing days are anchored in UTC on the server,
+ * so the date is shown as its UTC calendar day. Unparseable input is returned unchanged.
+ */
+export function formatDate(value: string, locale: string): string {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  try {
+    return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(d);
+  } catch {
+    return new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(d);
+  }
+}
+
+export function formatAmount(value: number, locale: string, maxFractionDigits = 1): string {
+  try {
+    return new Intl.NumberFormat(locale, { maximumFractionDigits: maxFractionDigits }).format(value);
+  } catch {
+    return String(value);
+  }
+}
