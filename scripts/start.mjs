@@ -26,9 +26,11 @@ if (major < 20 || (major === 20 && minor < 19))
 const lock = "package-lock.json";
 const installed = "node_modules/.package-lock.json";
 if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtimeMs) {
-  log("installing dependencies (npm ci)");
-  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { stdio: "inherit" });
-  if (r.status !== 0) fail("npm ci failed");
+  // `npm install` rather than `npm ci`: registries that mirror only this platform's binaries (as
+  // here) lack the other platforms' optional packages, which `npm ci` insists on finding.
+  log("installing dependencies (npm install, from package-lock.json)");
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund"], { stdio: "inherit" });
+  if (r.status !== 0) fail("npm install failed");
 }
 
 const { ensureServices } = await import("./lib/services.mjs");

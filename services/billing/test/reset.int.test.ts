@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@kikitori/shared/db";
+import { resetUser } from "@kikitori/shared/server";
 import { createTestDatabase } from "../../../tests/support/db.ts";
-import { resetDuePeriods, resetUser } from "../src/reset.ts";
+import { resetDuePeriods } from "../src/reset.ts";
 
 const d = (s: string) => new Date(s);
 

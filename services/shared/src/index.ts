@@ -5,3 +5,5 @@ export * from "./jobs.ts";
 export * from "./languages.ts";
 export * from "./plans.ts";
 export * from "./progress.ts";
+export * from "./text.ts";
+export * from "./transcription.ts";

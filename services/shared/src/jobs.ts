@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textJobSchema } from "./text.ts";
 
 /**
  * Every BullMQ queue, declared once. Producers and consumers import these names; the payloads are
@@ -31,6 +32,15 @@ export const correctionJobSchema = z.object({
 });
 export type CorrectionJob = z.infer<typeof correctionJobSchema>;
 
+/** One chunk of a recording to transcribe (several workers share one file this way). */
+export const transcriptionChunkJobSchema = z.object({
+  jobId: z.string().uuid(),
+  userId: z.string().uuid(),
+  index: z.number().int().min(0),
+  correlationId: z.string().optional(),
+});
+export type TranscriptionChunkJob = z.infer<typeof transcriptionChunkJobSchema>;
+
 export const billingJobSchema = z.object({
   kind: z.enum(["daily-maintenance"]),
   /** ISO date the run is for; running the same day twice changes nothing. */
@@ -38,8 +48,11 @@ export const billingJobSchema = z.object({
 });
 export type BillingJob = z.infer<typeof billingJobSchema>;
 
+/** Every queue's payload schema: producers parse before enqueueing, consumers parse again. */
 export const JOB_PAYLOADS = {
   [QUEUES.transcription]: transcriptionJobSchema,
+  [QUEUES.transcriptionChunk]: transcriptionChunkJobSchema,
   [QUEUES.correction]: correctionJobSchema,
+  [QUEUES.text]: textJobSchema,
   [QUEUES.billing]: billingJobSchema,
 } as const;

@@ -17,11 +17,13 @@ export interface SystemRoutesOptions {
 }
 
 export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, opts) => {
-  app.get("/healthz", { schema: { tags: ["health"], summary: "Process alive" } }, async () => ({ status: "ok" }));
+  app.get("/healthz", { logLevel: "warn", schema: { tags: ["health"], summary: "Process alive" } }, async () => ({
+    status: "ok",
+  }));
 
   app.get(
     "/readyz",
-    { schema: { tags: ["health"], summary: "Database, Redis and object store reachable" } },
+    { logLevel: "warn", schema: { tags: ["health"], summary: "Database, Redis and object store reachable" } },
     async (_req, reply) => {
       if (opts.isShuttingDown()) return reply.code(503).send({ status: "shutting-down", checks: {} });
       const r = await runChecks(opts.checks);
@@ -29,7 +31,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
     },
   );
 
-  app.get("/metrics", { schema: { hide: true } }, async (_req, reply) => {
+  app.get("/metrics", { logLevel: "warn", schema: { hide: true } }, async (_req, reply) => {
     reply.header("content-type", opts.registry.contentType);
     return opts.registry.metrics();
   });

@@ -10,6 +10,9 @@ export { Redis };
 export function createRedis(url: string, role: "producer" | "worker" | "subscriber" | "client"): Redis {
   const opts: RedisOptions = {
     lazyConnect: false,
+    // A subscriber may only send (P)SUBSCRIBE-family commands; the INFO ready check can race a
+    // SUBSCRIBE issued while connecting ("Connection in subscriber mode").
+    enableReadyCheck: role !== "subscriber",
     retryStrategy: (times) => Math.min(times * 200, 5_000),
     enableOfflineQueue: role !== "producer",
     maxRetriesPerRequest: role === "producer" ? 1 : role === "client" ? 3 : null,

@@ -26,7 +26,13 @@ export function effectiveUsage(row: UsageRow, now: Date): UsageRow {
     ...row,
     ...(switchDue ? { plan: row.pendingPlan!, pendingPlan: null, pendingPlanAt: null } : {}),
     ...(rolled.months > 0
-      ? { periodStart: rolled.periodStart, resetDate: rolled.resetDate, secondsUsed: 0, summariesUsed: 0, titleRunsUsed: 0 }
+      ? {
+          periodStart: rolled.periodStart,
+          resetDate: rolled.resetDate,
+          secondsUsed: 0,
+          summariesUsed: 0,
+          titleRunsUsed: 0,
+        }
       : {}),
   };
 }

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { AppError } from "../errors.ts";
+import type { PlanName, PlanQuota } from "../plans.ts";
+import type { Db } from "./db.ts";
+import { RESET_SNAPSHOT, resetUser } from "./reset.ts";
+
+/**
+ * Quota accounting shared by the gateway and the workers. Every change is one guarded SQL
+ * statement (or one transaction), so concurrent requests of one user cannot overspend and a retried
+ * job cannot charge twice.
+ */
+
+/** Writes down a due monthly reset / plan switch for this user before quota is read or charged. */
+export async function ensureCurrentPeriod(db: Db, userId: string, now = new Date()): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const snap = await db.user.findUnique({ where: { id: userId }, select: RESET_SNAPSHOT });
+    if (!snap) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+    if (snap.resetDate > now && !(snap.pendingPlanAt && snap.pendingPlanAt <= now)) return;
+    if (await resetUser(db, snap, now)) return;
+  }
+}
+
+export type CountKind = "summary" | "titles";
+const COLUMN: Record<CountKind, "summaries_used" | "title_runs_used"> = {
+  summary: "summaries_used",
+  titles: "title_runs_used",
+};
+const LIMIT: Record<CountKind, keyof PlanQuota> = { summary: "maxSummaries", titles: "maxTitleRuns" };
+
+/**
+ * Reserves one summary or title run: increments the counter only while it is below the plan's
+ * limit, in a single UPDATE. Returns false when the month's quota is used up. Call
+ * `releaseCount` when the run then fails, so only successful results are charged.
+ */
+export async function reserveCount(
+  db: Db,
+  userId: string,
+  kind: CountKind,
+  quotas: Record<PlanName, PlanQuota>,
+  now = new Date(),
+): Promise<boolean> {
+  await ensureCurrentPeriod(db, userId, now);
+  const col = COLUMN[kind];
+  const limit = LIMIT[kind];
+  const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(
+    `UPDATE "users" SET "${col}" = "${col}" + 1, "updated_at" = now()
+     WHERE "id" = $1::uuid AND "${col}" < (CASE "plan" WHEN 'free' THEN $2::int WHEN 'standard' THEN $3::int ELSE $4::int END)
+     RETURNING "id"`,
+    userId,
+    quotas.free[limit],
+    quotas.standard[limit],
+    quotas.premium[limit],
+  );
+  return rows.length === 1;
+}
+
+/** Gives back a reserved run (the generation failed). Never goes below zero. */
+export async function releaseCount(db: Db, userId: string, kind: CountKind): Promise<void> {
+  const col = COLUMN[kind];
+  await db.$executeRawUnsafe(
+    `UPDATE "users" SET "${col}" = GREATEST("${col}" - 1, 0), "updated_at" = now() WHERE "id" = $1::uuid`,
+    userId,
+  );
+}
+
+/** Seconds of transcription left this period for the user's plan. */
+export async function secondsLeft(
+  db: Db,
+  userId: string,
+  quotas: Record<PlanName, PlanQuota>,
+  now = new Date(),
+): Promise<number> {
+  await ensureCurrentPeriod(db, userId, now);
+  const u = await db.user.findUnique({ where: { id: userId }, select: { plan: true, secondsUsed: true } });
+  if (!u) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+  return Math.max(0, quotas[u.plan].maxMinutes * 60 - u.secondsUsed);
+}
+
+/**
+ * Charges transcription seconds exactly once per idempotency key (e.g. `transcription:<jobId>`):
+ * the usage event row and the counter change commit together; a second call with the same key
+ * changes nothing. Returns true when this call charged.
+ */
+export async function chargeSecondsOnce(
+  db: Db,
+  userId: string,
+  seconds: number,
+  idempotencyKey: string,
+  now = new Date(),
+): Promise<boolean> {
+  await ensureCurrentPeriod(db, userId, now);
+  const amount = Math.max(0, Math.round(seconds));
+  return db.$transaction(async (tx) => {
+    const inserted = await tx.$executeRawUnsafe(
+      `INSERT INTO "usage_events" ("id", "user_id", "kind", "amount", "idempotency_key")
+       VALUES ($1::uuid, $2::uuid, 'transcription_seconds', $3, $4)
+       ON CONFLICT ("idempotency_key") DO NOTHING`,
+      randomUUID(),
+      userId,
+      amount,
+      idempotencyKey,
+    );
+    if (inserted !== 1) return false;
+    await tx.$executeRawUnsafe(
+      `UPDATE "users" SET "seconds_used" = "seconds_used" + $2, "updated_at" = now() WHERE "id" = $1::uuid`,
+      userId,
+      amount,
+    );
+    return true;
+  });
+}

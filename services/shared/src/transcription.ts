@@ -1,0 +1,80 @@
+import { z } from "zod";
+
+/** Upload limit of the spec: 20 MiB. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+export const INTERVIEW_EXAMPLE_MAX = 300;
+export const NAME_MAX = 100;
+
+/** File types (wire values) in the spec's order; `meeting` is the default. */
+export const FILE_TYPES = [
+  "meeting",
+  "general",
+  "phonecall",
+  "voicemail",
+  "finance",
+  "conversationalai",
+  "video",
+  "medical",
+] as const;
+export const fileTypeSchema = z.enum(FILE_TYPES);
+export type FileType = z.infer<typeof fileTypeSchema>;
+
+export const TONES = ["formal", "casual", "pop", "serious"] as const;
+export const toneSchema = z.enum(TONES);
+export type Tone = z.infer<typeof toneSchema>;
+
+export const AUDIO_FORMATS = ["mp3", "wav", "ogg", "flac", "aac", "m4a"] as const;
+export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+/** The text fields of POST /api/upload (multipart). Empty strings count as "not given". */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .optional()
+    .transform((v) => (v ?? "").trim());
+
+export const uploadFieldsSchema = z.object({
+  interviewer: optionalText(NAME_MAX),
+  interviewee: optionalText(NAME_MAX),
+  tone: z
+    .union([toneSchema, z.literal("")])
+    .optional()
+    .transform((v) => (v ? v : null)),
+  interviewExample: optionalText(INTERVIEW_EXAMPLE_MAX),
+  model: fileTypeSchema,
+  uid: z.string().max(64).optional(),
+  language: z.string().max(8).optional(),
+});
+export type UploadFields = z.infer<typeof uploadFieldsSchema>;
+
+export const uploadResponseSchema = z.object({ message: z.string(), jobId: z.string() });
+
+export const JOB_STATUSES = ["queued", "transcribing", "correcting", "completed", "failed"] as const;
+
+/** GET /api/transcriptions/{jobId}: the job's snapshot (the truth a reconnecting client reads). */
+export const transcriptionSnapshotSchema = z.object({
+  jobId: z.string(),
+  status: z.enum(JOB_STATUSES),
+  transcriptionProgress: z.number(),
+  correctionProgress: z.number(),
+  transcription: z.string().nullable(),
+  rewrittenText: z.string().nullable(),
+  audioFileUrl: z.string(),
+  audioExpiresAt: z.string(),
+  audioExpired: z.boolean(),
+  transcriptionTime: z.number().nullable(),
+  correctionTime: z.number().nullable(),
+  characterCount: z.number().int(),
+  durationSeconds: z.number(),
+  originalName: z.string(),
+  model: fileTypeSchema,
+  interviewer: z.string(),
+  interviewee: z.string(),
+  tone: toneSchema.nullable(),
+  createdAt: z.string(),
+  error: z.object({ code: z.string(), message: z.string(), stage: z.string().nullable() }).nullable(),
+});
+export type TranscriptionSnapshot = z.infer<typeof transcriptionSnapshotSchema>;
+
+export const transcriptionListSchema = z.object({ jobs: z.array(transcriptionSnapshotSchema) });
