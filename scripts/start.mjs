@@ -58,6 +58,18 @@ const env = {
 };
 for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
 
+// Offline speech recognition needs Debian's pocketsphinx; say so instead of failing at the first upload.
+if (!process.env.TRANSCRIPTION_ENGINE || process.env.TRANSCRIPTION_ENGINE === "pocketsphinx") {
+  const hasBin = spawnSync("sh", ["-c", "command -v pocketsphinx_continuous"]).status === 0;
+  const hasModel = existsSync("/usr/share/pocketsphinx/model/en-us/en-us.lm.bin");
+  if (!hasBin || !hasModel) {
+    console.warn(
+      "\x1b[33m[start]\x1b[0m offline speech recognition is not installed: uploads will fail until you run\n" +
+        "        sudo apt-get install -y pocketsphinx pocketsphinx-en-us   (or set TRANSCRIPTION_ENGINE=openai)",
+    );
+  }
+}
+
 // 3. migrations
 log("applying database migrations");
 const mig = spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { stdio: "inherit", env });

@@ -10,6 +10,24 @@ export const correctionWorkerEnv = z.object({
   WORKER_CONCURRENCY: envInt(4, 1, 64),
   /** Longest a graceful shutdown may take (the running job finishes first). */
   SHUTDOWN_TIMEOUT_MS: envInt(30_000, 1_000),
+  /** OpenAI-compatible chat server shared by the `openai` engines (OpenAI, vLLM, Ollama, LM Studio…). */
+  OPENAI_BASE_URL: z.string().optional(),
+  OPENAI_API_KEY: z.string().default("not-needed"),
+  OPENAI_TIMEOUT_MS: envInt(120_000, 1_000),
+  /** Correction engine: `offline` (rules, the default) or `openai` (chat completions). */
+  CORRECTION_ENGINE: z.enum(["offline", "openai"]).default("offline"),
+  CORRECTION_MODEL: z.string().default("gpt-4o-mini"),
+  /** Transcripts are corrected in sections of about this many characters. */
+  CORRECTION_SECTION_CHARS: envInt(6000, 500, 100_000),
+  LOCK_DURATION_MS: envInt(30_000, 1_000),
+  STALLED_INTERVAL_MS: envInt(30_000, 1_000),
+  /** Summary and title/heading engine: `offline` (embedded, no model) or `openai` (OPENAI_* above). */
+  TEXT_ENGINE: z.enum(["offline", "openai"]).default("offline"),
+  TEXT_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  /** Answers the `openai` text engine may ask for per run: the first plus regenerations with the failures named. */
+  TEXT_MAX_ATTEMPTS: envInt(3, 1, 10),
+  /** Text jobs (QUEUES.text) processed at once by this process. */
+  TEXT_WORKER_CONCURRENCY: envInt(4, 1, 64),
 });
 
 export type CorrectionWorkerConfig = z.infer<typeof correctionWorkerEnv>;

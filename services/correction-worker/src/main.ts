@@ -1,4 +1,5 @@
-// Correction worker: consumes QUEUES.correction. Wiring only; the pipeline lives in handlers/.
+// Correction worker: consumes QUEUES.correction and QUEUES.text (summaries, titles and headings).
+// Wiring only; the pipelines live in handlers/.
 import type http from "node:http";
 import { QUEUES } from "@kikitori/shared";
 import { createDb, pingDb } from "@kikitori/shared/db";
@@ -20,14 +21,17 @@ import {
   startOpsServer,
 } from "@kikitori/shared/server";
 import { loadConfig } from "./config.ts";
-import { createCorrectionProcessor, reportCorrectionFailure } from "./handlers/correct.ts";
+import { createCorrectionEngine } from "./correction/index.ts";
+import { processCorrection, reportCorrectionFailure } from "./handlers/correct.ts";
+import { createTextProcessor } from "./handlers/text.ts";
+import { createTextEngine } from "./text/create.ts";
 
 const SERVICE = "correction-worker";
 const cfg = configOrExit(() => loadConfig());
 const logger = createLogger(SERVICE, cfg.LOG_LEVEL);
 installCrashHandlers(logger);
 
-const db = createDb(cfg.DATABASE_URL, { max: cfg.WORKER_CONCURRENCY + 2 });
+const db = createDb(cfg.DATABASE_URL, { max: cfg.WORKER_CONCURRENCY + cfg.TEXT_WORKER_CONCURRENCY + 2 });
 const redis = createRedis(cfg.REDIS_URL, "worker");
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
 const store = createObjectStore(cfg);
@@ -35,11 +39,14 @@ const s3Check = objectStoreCheck(store);
 s3Check().catch((err) => logger.warn({ err: (err as Error).message }, "object store not ready yet"));
 
 const queue = createQueue(QUEUES.correction, redis, cfg.REDIS_PREFIX);
-const metrics = createServiceMetrics(SERVICE, { queues: [queue] });
+const textQueue = createQueue(QUEUES.text, redis, cfg.REDIS_PREFIX);
+const metrics = createServiceMetrics(SERVICE, { queues: [queue, textQueue] });
+const engine = createCorrectionEngine(cfg);
 const deps = {
   db,
   store,
   logger,
+  engine,
   publish: (envelope: Parameters<typeof publishProgress>[2]) => publishProgress(redis, cfg.REDIS_PREFIX, envelope),
 };
 const worker = createWorker({
@@ -47,19 +54,34 @@ const worker = createWorker({
   connection: redis,
   prefix: cfg.REDIS_PREFIX,
   concurrency: cfg.WORKER_CONCURRENCY,
-  processor: createCorrectionProcessor(deps),
+  processor: (job) => processCorrection(deps, job),
   onFinalFailure: (job, err) => reportCorrectionFailure(deps, job, err),
   logger,
   metrics,
+  lockDurationMs: cfg.LOCK_DURATION_MS,
+  stalledIntervalMs: cfg.STALLED_INTERVAL_MS,
+});
+
+const textEngine = createTextEngine(cfg);
+const textWorker = createWorker({
+  queue: QUEUES.text,
+  connection: redis,
+  prefix: cfg.REDIS_PREFIX,
+  concurrency: cfg.TEXT_WORKER_CONCURRENCY,
+  processor: createTextProcessor({ db, store, logger, engine: textEngine }),
+  logger,
+  metrics,
+  lockDurationMs: cfg.LOCK_DURATION_MS,
+  stalledIntervalMs: cfg.STALLED_INTERVAL_MS,
 });
 
 let ops: http.Server | undefined;
 const lifecycle = onShutdown(
   logger,
   [
-    ["stop intake", () => worker.close()],
+    ["stop intake", () => Promise.all([worker.close(), textWorker.close()])],
     ["ops server", () => closeHttpServer(ops)],
-    ["queue", () => queue.close()],
+    ["queue", () => Promise.all([queue.close(), textQueue.close()])],
     ["redis", () => closeRedis(redis)],
     ["postgres", () => db.$disconnect()],
   ],
@@ -78,4 +100,15 @@ try {
   logger.fatal({ err }, "cannot start the ops server");
   process.exit(1);
 }
-logger.info({ port: cfg.OPS_PORT, queue: QUEUES.correction, concurrency: cfg.WORKER_CONCURRENCY }, "started");
+logger.info(
+  {
+    port: cfg.OPS_PORT,
+    queue: QUEUES.correction,
+    engine: engine.name,
+    concurrency: cfg.WORKER_CONCURRENCY,
+    textQueue: QUEUES.text,
+    textEngine: textEngine.name,
+    textConcurrency: cfg.TEXT_WORKER_CONCURRENCY,
+  },
+  "started",
+);

@@ -1,58 +1,11 @@
-import type { ProgressEnvelope } from "@kikitori/shared";
-import { createLogger, UnrecoverableJobError } from "@kikitori/shared/server";
-import { type CorrectionDeps, processCorrection, reportCorrectionFailure } from "../src/handlers/correct.ts";
+import { sectionProgress } from "../src/handlers/correct.ts";
 
-const logger = createLogger("test", "silent");
-const published: ProgressEnvelope[] = [];
-const deps = {
-  db: {} as CorrectionDeps["db"],
-  store: {} as CorrectionDeps["store"],
-  logger,
-  publish: async (e: ProgressEnvelope) => {
-    published.push(e);
-  },
-} satisfies CorrectionDeps;
-const job = (data: unknown) => ({ id: "1", name: "correct", data, attemptsMade: 0, opts: { attempts: 5 } });
-const valid = {
-  jobId: "5f0c7a43-2f4e-4b0e-9a55-0c1f3f9f6a01",
-  userId: "9a1d2c3b-4e5f-4a6b-8c7d-0e1f2a3b4c5d",
-  correlationId: "req-1",
-};
-
-beforeEach(() => {
-  published.length = 0;
-});
-
-describe("processCorrection", () => {
-  it("rejects a bad payload without retry", async () => {
-    await expect(processCorrection(deps, job({ jobId: "x" }))).rejects.toMatchObject({
-      name: "UnrecoverableError",
-      code: "VALIDATION_FAILED",
-    });
-  });
-
-  it("fails a valid job unrecoverably until the pipeline exists", async () => {
-    const err = await processCorrection(deps, job(valid)).catch((e) => e);
-    expect(err).toBeInstanceOf(UnrecoverableJobError);
-    expect(err.message).toMatch(/not implemented yet/);
-  });
-});
-
-describe("reportCorrectionFailure", () => {
-  it("publishes a Failed event to the job's owner", async () => {
-    const err = await processCorrection(deps, job(valid)).catch((e) => e);
-    await reportCorrectionFailure(deps, job(valid), err);
-    expect(published).toEqual([
-      {
-        userId: valid.userId,
-        correlationId: "req-1",
-        event: { jobId: valid.jobId, status: "Failed", error: { code: "INTERNAL", message: err.message } },
-      },
+describe("sectionProgress", () => {
+  it("rises from 1 to 99 as sections finish", () => {
+    expect([sectionProgress(0, 3), sectionProgress(1, 3), sectionProgress(2, 3), sectionProgress(3, 3)]).toEqual([
+      1, 33, 66, 99,
     ]);
-  });
-
-  it("publishes nothing for a payload without an owner", async () => {
-    await reportCorrectionFailure(deps, job({}), new Error("x"));
-    expect(published).toEqual([]);
+    expect(sectionProgress(0, 0)).toBe(1);
+    expect(sectionProgress(1, 1)).toBe(99);
   });
 });

@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import fastifyWebsocket from "@fastify/websocket";
-import { AppError } from "@kikitori/shared";
+import { AppError, MAX_UPLOAD_BYTES } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { pingDb } from "@kikitori/shared/db";
 import { type Logger, type ObjectStore, pingRedis, type Redis } from "@kikitori/shared/server";
@@ -27,6 +28,8 @@ import type { GatewayConfig } from "./config.ts";
 import { installErrorHandler } from "./errors.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import { systemRoutes } from "./routes/system.ts";
+import { textRoutes } from "./routes/text.ts";
+import { transcriptionRoutes } from "./routes/transcriptions.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { SocketHub } from "./ws/hub.ts";
 import { wsRoutes } from "./ws/routes.ts";
@@ -111,6 +114,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       }),
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 12, fieldSize: 16 * 1024, parts: 16 },
+  });
 
   const hub = new SocketHub();
   const signer = new TokenSigner(config.JWT_SECRET, config.ID_TOKEN_TTL_SECONDS);
@@ -158,6 +164,30 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     perIpPerMinute: config.RATE_LIMIT_AUTH_PER_IP_PER_MINUTE,
   });
   await app.register(usageRoutes, { prefix: "/api", db: deps.db, signer, quotas: config.quotas });
+  await app.register(textRoutes, {
+    prefix: "/api",
+    db: deps.db,
+    store: deps.store,
+    signer,
+    redis: deps.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    quotas: config.quotas,
+    timeoutMs: config.TEXT_JOB_TIMEOUT_MS,
+    publicUrl: config.PUBLIC_URL,
+    contactUrl: config.CONTACT_URL,
+  });
+  await app.register(transcriptionRoutes, {
+    prefix: "/api",
+    db: deps.db,
+    redis: deps.redis,
+    store: deps.store,
+    signer,
+    quotas: config.quotas,
+    redisPrefix: config.REDIS_PREFIX,
+    retentionDays: config.AUDIO_RETENTION_DAYS,
+    publicUrl: config.PUBLIC_URL,
+    tmpDir: config.UPLOAD_TMP_DIR,
+  });
   await app.register(wsRoutes, { signer, hub });
 
   registerWebApp(app, path.resolve(config.WEB_DIST_DIR));

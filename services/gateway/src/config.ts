@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import { commonEnv, envBool, envInt, parseConfig, quotasFromConfig } from "@kikitori/shared/server";
 import { z } from "zod";
 
@@ -35,6 +36,12 @@ export const gatewayEnv = z
     /** Per-e-mail limit for login/register/password-reset calls, per 15 minutes. */
     RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN: envInt(10, 1),
     TRUST_PROXY: envBool(false),
+    /** How long a summary or title call waits for its worker job before answering 504 GENERATION_TIMEOUT. */
+    TEXT_JOB_TIMEOUT_MS: envInt(120_000, 1_000),
+    /** Days an uploaded recording is kept; afterwards the audio is deleted and GET /api/audio answers 410. */
+    AUDIO_RETENTION_DAYS: envInt(7, 1, 3650),
+    /** Where uploads are spooled while they are checked (default: the OS temp dir). */
+    UPLOAD_TMP_DIR: z.string().default(os.tmpdir()),
   })
   .transform((c, ctx) => {
     let secret = c.JWT_SECRET;

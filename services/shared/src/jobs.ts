@@ -11,6 +11,7 @@ export const QUEUES = {
   correction: "correction",
   text: "text",
   billing: "billing",
+  audioRetention: "audio-retention",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -1,6 +1,7 @@
-// Transcription worker: consumes QUEUES.transcription. Wiring only; the pipeline lives in handlers/.
+// Transcription worker: the parent job per recording (QUEUES.transcription), the chunk jobs several
+// workers share (QUEUES.transcriptionChunk), and the scheduled audio-retention sweep.
 import type http from "node:http";
-import { QUEUES } from "@kikitori/shared";
+import { correctionJobSchema, QUEUES, transcriptionChunkJobSchema } from "@kikitori/shared";
 import { createDb, pingDb } from "@kikitori/shared/db";
 import {
   closeHttpServer,
@@ -16,39 +17,107 @@ import {
   objectStoreCheck,
   onShutdown,
   pingRedis,
+  promClient,
   publishProgress,
   startOpsServer,
 } from "@kikitori/shared/server";
 import { loadConfig } from "./config.ts";
-import { createTranscriptionProcessor, reportTranscriptionFailure } from "./handlers/transcribe.ts";
+import { createTranscriptionEngine } from "./engines/index.ts";
+import { processChunk } from "./handlers/chunk.ts";
+import { sweepExpiredAudio } from "./handlers/retention.ts";
+import { chunkJobId, processTranscription, reportTranscriptionFailure } from "./handlers/transcribe.ts";
 
 const SERVICE = "transcription-worker";
 const cfg = configOrExit(() => loadConfig());
 const logger = createLogger(SERVICE, cfg.LOG_LEVEL);
 installCrashHandlers(logger);
 
-const db = createDb(cfg.DATABASE_URL, { max: cfg.WORKER_CONCURRENCY + 2 });
+const db = createDb(cfg.DATABASE_URL, { max: cfg.WORKER_CONCURRENCY + cfg.CHUNK_CONCURRENCY + 2 });
 const redis = createRedis(cfg.REDIS_URL, "worker");
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
 const store = createObjectStore(cfg);
 const s3Check = objectStoreCheck(store);
 s3Check().catch((err) => logger.warn({ err: (err as Error).message }, "object store not ready yet"));
+const engine = createTranscriptionEngine(cfg);
+engine.check().catch((err) => logger.error({ err: (err as Error).message }, "speech engine not usable"));
 
 const queue = createQueue(QUEUES.transcription, redis, cfg.REDIS_PREFIX);
-const metrics = createServiceMetrics(SERVICE, { queues: [queue] });
+const chunkQueue = createQueue(QUEUES.transcriptionChunk, redis, cfg.REDIS_PREFIX);
+const correctionQueue = createQueue(QUEUES.correction, redis, cfg.REDIS_PREFIX);
+const retentionQueue = createQueue(QUEUES.audioRetention, redis, cfg.REDIS_PREFIX);
+const metrics = createServiceMetrics(SERVICE, { queues: [queue, chunkQueue] });
+const engineRatio = new promClient.Histogram({
+  name: "kikitori_engine_seconds_per_audio_second",
+  help: "Speech-engine time per second of audio, per chunk",
+  labelNames: ["engine"] as const,
+  buckets: [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 4],
+  registers: [metrics.registry],
+});
+
 const deps = {
   db,
   store,
   logger,
+  engine,
+  tmpDir: cfg.TMP_DIR,
+  chunkSeconds: cfg.CHUNK_SECONDS,
   publish: (envelope: Parameters<typeof publishProgress>[2]) => publishProgress(redis, cfg.REDIS_PREFIX, envelope),
+  observeEngine: (engineSeconds: number, audioSeconds: number) => {
+    if (audioSeconds > 0) engineRatio.observe({ engine: engine.name }, engineSeconds / audioSeconds);
+  },
+  addChunkJobs: async (parent: import("bullmq").Job, chunks: Array<import("@kikitori/shared").TranscriptionChunkJob>) => {
+    await chunkQueue.addBulk(
+      chunks.map((c) => ({
+        name: "chunk",
+        data: transcriptionChunkJobSchema.parse(c),
+        opts: {
+          jobId: chunkJobId(c.jobId, c.index),
+          parent: { id: parent.id!, queue: parent.queueQualifiedName },
+          failParentOnFailure: true,
+          attempts: 3,
+        },
+      })),
+    );
+  },
+  enqueueCorrection: async (payload: import("@kikitori/shared").CorrectionJob) => {
+    await correctionQueue.add("correct", correctionJobSchema.parse(payload), { jobId: payload.jobId });
+  },
 };
+
+const lock = { lockDurationMs: cfg.LOCK_DURATION_MS, stalledIntervalMs: cfg.STALLED_INTERVAL_MS };
 const worker = createWorker({
   queue: QUEUES.transcription,
   connection: redis,
   prefix: cfg.REDIS_PREFIX,
   concurrency: cfg.WORKER_CONCURRENCY,
-  processor: createTranscriptionProcessor(deps),
+  processor: (job, token) => processTranscription(deps, job, token),
   onFinalFailure: (job, err) => reportTranscriptionFailure(deps, job, err),
+  logger,
+  metrics,
+  ...lock,
+});
+const chunkWorker = createWorker({
+  queue: QUEUES.transcriptionChunk,
+  connection: redis,
+  prefix: cfg.REDIS_PREFIX,
+  concurrency: cfg.CHUNK_CONCURRENCY,
+  processor: (job) => processChunk(deps, job),
+  onFinalFailure: (job, err) => reportTranscriptionFailure(deps, job, err),
+  logger,
+  metrics,
+  ...lock,
+});
+await retentionQueue.upsertJobScheduler(
+  "audio-retention",
+  { every: cfg.RETENTION_SWEEP_EVERY_MS },
+  { name: "audio-retention", data: {} },
+);
+const retentionWorker = createWorker({
+  queue: QUEUES.audioRetention,
+  connection: redis,
+  prefix: cfg.REDIS_PREFIX,
+  concurrency: 1,
+  processor: async () => ({ deleted: await sweepExpiredAudio(deps) }),
   logger,
   metrics,
 });
@@ -57,9 +126,9 @@ let ops: http.Server | undefined;
 const lifecycle = onShutdown(
   logger,
   [
-    ["stop intake", () => worker.close()],
+    ["stop intake", () => Promise.all([worker.close(), chunkWorker.close(), retentionWorker.close()])],
     ["ops server", () => closeHttpServer(ops)],
-    ["queue", () => queue.close()],
+    ["queues", () => Promise.all([queue.close(), chunkQueue.close(), correctionQueue.close(), retentionQueue.close()])],
     ["redis", () => closeRedis(redis)],
     ["postgres", () => db.$disconnect()],
   ],
@@ -71,11 +140,14 @@ try {
     port: cfg.OPS_PORT,
     host: cfg.OPS_HOST,
     registry: metrics.registry,
-    checks: { db: () => pingDb(db), redis: () => pingRedis(redis), s3: s3Check },
+    checks: { db: () => pingDb(db), redis: () => pingRedis(redis), s3: s3Check, engine: () => engine.check() },
     isShuttingDown: lifecycle.isShuttingDown,
   });
 } catch (err) {
   logger.fatal({ err }, "cannot start the ops server");
   process.exit(1);
 }
-logger.info({ port: cfg.OPS_PORT, queue: QUEUES.transcription, concurrency: cfg.WORKER_CONCURRENCY }, "started");
+logger.info(
+  { port: cfg.OPS_PORT, engine: engine.name, concurrency: cfg.WORKER_CONCURRENCY, chunkConcurrency: cfg.CHUNK_CONCURRENCY },
+  "started",
+);

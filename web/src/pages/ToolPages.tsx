@@ -17,6 +17,5 @@ function ToolIntro({ tool }: { tool: Tool }) {
   );
 }
 
-export const TranscriptionPage = () => <ToolIntro tool="transcription" />;
 export const SummaryPage = () => <ToolIntro tool="summary" />;
 export const TitleHeaderGeneratorPage = () => <ToolIntro tool="titles" />;

@@ -7,7 +7,8 @@ import { PasswordResetConfirmPage } from "../pages/PasswordResetConfirmPage.tsx"
 import { PasswordResetPage } from "../pages/PasswordResetPage.tsx";
 import { RegisterPage } from "../pages/RegisterPage.tsx";
 import { RouteErrorPage } from "../pages/RouteErrorPage.tsx";
-import { SummaryPage, TitleHeaderGeneratorPage, TranscriptionPage } from "../pages/ToolPages.tsx";
+import { SummaryPage, TitleHeaderGeneratorPage } from "../pages/ToolPages.tsx";
+import { TranscriptionPage } from "../pages/TranscriptionPage.tsx";
 import { UpgradePlanPage } from "../pages/UpgradePlanPage.tsx";
 import { VerifyEmailPage } from "../pages/VerifyEmailPage.tsx";
 import { ROUTES, resolveLocation } from "./paths.ts";

@@ -12,5 +12,7 @@ export * from "./quota.ts";
 export * from "./redis.ts";
 export * from "./reset.ts";
 export * from "./storage.ts";
+export * from "./text-runs.ts";
 export * from "./usage.ts";
 export * from "./workers.ts";
+export * from "./media.ts";

@@ -5,7 +5,8 @@ import type { QueueName } from "../jobs.ts";
 import { toJobError } from "./job-errors.ts";
 import type { ServiceMetrics } from "./metrics.ts";
 
-export type JobProcessor<T, R> = (job: Job<T, R>) => Promise<R>;
+/** `token` is the worker's lock token (needed for job.moveToWaitingChildren). */
+export type JobProcessor<T, R> = (job: Job<T, R>, token?: string) => Promise<R>;
 
 /** The part of a BullMQ job that processors and failure reporters read (easy to fake in tests). */
 export type JobLike<T = unknown> = Pick<Job<T>, "id" | "name" | "data" | "attemptsMade" | "opts">;
@@ -25,7 +26,7 @@ export function instrumentProcessor<T, R>(
   processor: JobProcessor<T, R>,
   opts: { logger: Logger; metrics?: Pick<ServiceMetrics, "jobDuration"> },
 ): JobProcessor<T, R> {
-  return async (job) => {
+  return async (job, token) => {
     const started = process.hrtime.bigint();
     const correlationId = (job.data as { correlationId?: unknown } | undefined)?.correlationId;
     const log = opts.logger.child({
@@ -37,11 +38,13 @@ export function instrumentProcessor<T, R>(
     });
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
-      const result = await processor(job);
+      const result = await processor(job, token);
       opts.metrics?.jobDuration.observe({ queue, status: "completed" }, seconds());
       log.info({ durationMs: Math.round(seconds() * 1000) }, "job completed");
       return result;
     } catch (err) {
+      // Not a failure: the job parked itself until its child jobs finish (BullMQ flow step).
+      if (err instanceof Error && err.name === "WaitingChildrenError") throw err;
       opts.metrics?.jobDuration.observe({ queue, status: "failed" }, seconds());
       const jobErr = toJobError(err);
       log.warn({ err, durationMs: Math.round(seconds() * 1000) }, "job failed");
@@ -66,6 +69,9 @@ export function createWorker<T, R>(opts: {
   /** Called once a job has failed for good (e.g. to tell its user); errors here are only logged. */
   onFinalFailure?: (job: Job<T, R>, err: Error) => Promise<void> | void;
   autorun?: boolean;
+  /** How long a job's lock lasts without renewal, and how often stalled jobs are looked for (ms). */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
 }): Worker<T, R> {
   const worker = new Worker<T, R>(
     opts.queue,
@@ -75,6 +81,8 @@ export function createWorker<T, R>(opts: {
       prefix: opts.prefix,
       concurrency: opts.concurrency,
       autorun: opts.autorun ?? true,
+      ...(opts.lockDurationMs ? { lockDuration: opts.lockDurationMs } : {}),
+      ...(opts.stalledIntervalMs ? { stalledInterval: opts.stalledIntervalMs } : {}),
     },
   );
   // Without an "error" listener an EventEmitter error would crash the process (e.g. Redis blips).

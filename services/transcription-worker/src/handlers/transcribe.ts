@@ -1,59 +1,188 @@
-import { AppError, type ProgressEnvelope, type TranscriptionJob, transcriptionJobSchema } from "@kikitori/shared";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import {
+  AppError,
+  type CorrectionJob,
+  type ProgressEnvelope,
+  type TranscriptionChunkJob,
+  type TranscriptionJob,
+  transcriptionChunkJobSchema,
+  transcriptionJobSchema,
+} from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import {
+  chargeSecondsOnce,
   type JobLike,
   jobFailure,
   type Logger,
   type ObjectStore,
   parseJobPayload,
-  UnrecoverableJobError,
 } from "@kikitori/shared/server";
+import { type Job, WaitingChildrenError } from "bullmq";
+import { cutWav, decodeToWav, detectSilences, planChunks } from "../audio.ts";
 
-/** Everything the transcription pipeline touches, injected so tests can pass fakes. */
+/** Everything the transcription pipeline touches, injected so tests can pass their own. */
 export interface TranscriptionDeps {
   db: Db;
   store: ObjectStore;
   /** Publishes one progress update for the gateways to fan out (publishProgress bound to Redis). */
   publish: (envelope: ProgressEnvelope) => Promise<unknown>;
   logger: Logger;
+  /** Adds chunk jobs as children of the parent job (BullMQ flow), deduplicated by job id. */
+  addChunkJobs: (parent: Job, chunks: TranscriptionChunkJob[]) => Promise<void>;
+  /** Enqueues the correction job (deduplicated by job id). */
+  enqueueCorrection: (payload: CorrectionJob) => Promise<void>;
+  chunkSeconds: number;
+  tmpDir: string;
+  now?: () => Date;
 }
 
-export type TranscriptionResult = { transcription: string; transcriptionTime: number };
+export type TranscriptionResult = { transcription: string; transcriptionTime: number } | { skipped: string };
+
+export const chunkKey = (userId: string, jobId: string, index: number) => `users/${userId}/jobs/${jobId}/chunk-${index}.wav`;
+export const chunkJobId = (jobId: string, index: number) => `${jobId}-c${index}`;
+
+/** Transcription progress while chunks finish: 5 at the start, rising to 99 (100 is "complete"). */
+export function chunkProgress(done: number, total: number): number {
+  if (total <= 0) return 5;
+  return Math.min(99, 5 + Math.floor((94 * done) / total));
+}
 
 /**
- * Processes one job of QUEUES.transcription: validate the payload, then (in a later issue) fetch the
- * audio from the object store, transcribe it, charge usage and hand over to correction.
+ * The parent job of one recording (QUEUES.transcription), run in steps and safe to re-run at any
+ * point: (1) decode and cut the audio at silences into ~30 s chunks, stored in the object store and
+ * recorded in Postgres; (2) add one child job per unfinished chunk and wait for them (several
+ * workers share the file); (3) when all chunks are done, join the text, charge the audio's seconds
+ * once (keyed on the job id), store the transcript and hand over to correction.
  */
-export async function processTranscription(
-  _deps: TranscriptionDeps,
-  job: JobLike<unknown>,
-): Promise<TranscriptionResult> {
-  const payload: TranscriptionJob = parseJobPayload(transcriptionJobSchema, job.data);
-  throw new UnrecoverableJobError(
-    new AppError("INTERNAL", "transcription is not implemented yet", {
-      retryable: false,
-      details: { jobId: payload.jobId },
-    }),
-  );
+export async function processTranscription(deps: TranscriptionDeps, job: Job, token?: string): Promise<TranscriptionResult> {
+  const p: TranscriptionJob = parseJobPayload(transcriptionJobSchema, job.data);
+  const now = deps.now ?? (() => new Date());
+  const log = deps.logger.child({ jobId: p.jobId, correlationId: p.correlationId });
+  const row = await deps.db.transcriptionJob.findUnique({ where: { id: p.jobId } });
+  if (!row) return { skipped: "job no longer exists (account deleted?)" };
+  if (row.transcription !== null && row.transcriptionTime !== null) {
+    // Already transcribed (a re-run after a crash): make sure correction was handed over.
+    if (row.status !== "completed") await deps.enqueueCorrection({ jobId: p.jobId, userId: p.userId, correlationId: p.correlationId });
+    return { transcription: row.transcription, transcriptionTime: row.transcriptionTime };
+  }
+  if (row.status === "failed") return { skipped: "job already failed" };
+
+  const started = row.transcriptionStartedAt ?? now();
+  if (row.status === "queued") {
+    await deps.db.transcriptionJob.updateMany({
+      where: { id: p.jobId, status: "queued" },
+      data: { status: "transcribing", transcriptionStartedAt: started, transcriptionProgress: 5 },
+    });
+    await deps.publish({
+      userId: p.userId,
+      correlationId: p.correlationId,
+      event: { jobId: p.jobId, status: "Transcription started", transcriptionProgress: 5 },
+    });
+  }
+
+  let chunks = await deps.db.transcriptChunk.findMany({ where: { jobId: p.jobId }, orderBy: { index: "asc" } });
+  if (chunks.length === 0 || chunks.length !== row.chunkCount) {
+    await splitIntoChunks(deps, p, row.audioKey, log);
+    chunks = await deps.db.transcriptChunk.findMany({ where: { jobId: p.jobId }, orderBy: { index: "asc" } });
+  }
+
+  const pending = chunks.filter((c) => !c.doneAt);
+  if (pending.length > 0) {
+    await deps.addChunkJobs(
+      job,
+      pending.map((c) => ({ jobId: p.jobId, userId: p.userId, index: c.index, correlationId: p.correlationId })),
+    );
+    if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
+    // No pending children in BullMQ (they all finished meanwhile): read the chunks again.
+    chunks = await deps.db.transcriptChunk.findMany({ where: { jobId: p.jobId }, orderBy: { index: "asc" } });
+    if (chunks.some((c) => !c.doneAt)) {
+      throw new AppError("TRANSCRIPTION_FAILED", "some chunks are not transcribed yet; retrying", { retryable: true });
+    }
+  }
+
+  // All chunks done: the transcript, the time taken (fixed once), usage charged once.
+  const transcription = chunks
+    .map((c) => (c.text ?? "").trim())
+    .filter(Boolean)
+    .join(" ");
+  const doneAt = row.transcriptionDoneAt ?? now();
+  const transcriptionTime = Math.round(((doneAt.getTime() - started.getTime()) / 1000) * 100) / 100;
+  await chargeSecondsOnce(deps.db, p.userId, row.durationSeconds, `transcription:${p.jobId}`);
+  await deps.db.transcriptionJob.updateMany({
+    where: { id: p.jobId, transcription: null },
+    data: {
+      status: "correcting",
+      transcription,
+      transcriptionTime,
+      transcriptionDoneAt: doneAt,
+      transcriptionProgress: 100,
+    },
+  });
+  await deps.publish({
+    userId: p.userId,
+    correlationId: p.correlationId,
+    event: { jobId: p.jobId, status: "Transcription complete", transcriptionProgress: 100, transcription, transcriptionTime },
+  });
+  await deps.enqueueCorrection({ jobId: p.jobId, userId: p.userId, correlationId: p.correlationId });
+  await Promise.all(chunks.map((c) => deps.store.remove(c.objectKey).catch(() => {})));
+  log.info({ chunks: chunks.length, transcriptionTime, chars: transcription.length }, "transcription complete");
+  return { transcription, transcriptionTime };
 }
 
-export function createTranscriptionProcessor(
-  deps: TranscriptionDeps,
-): (job: JobLike<unknown>) => Promise<TranscriptionResult> {
-  return (job) => processTranscription(deps, job);
+async function splitIntoChunks(deps: TranscriptionDeps, p: TranscriptionJob, audioKey: string, log: Logger): Promise<void> {
+  const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-tx-"));
+  try {
+    const src = path.join(dir, "source");
+    await pipeline(await deps.store.get(audioKey), createWriteStream(src));
+    const wav = path.join(dir, "audio.wav");
+    await decodeToWav(src, wav);
+    const { silences, duration } = await detectSilences(wav);
+    const plan = planChunks(duration, silences, deps.chunkSeconds);
+    if (plan.length === 0) throw new AppError("UNSUPPORTED_AUDIO", "The recording contains no audio", { retryable: false });
+    const rows = [];
+    for (const [index, c] of plan.entries()) {
+      const file = path.join(dir, `chunk-${index}.wav`);
+      await cutWav(wav, c.start, c.end, file);
+      const key = chunkKey(p.userId, p.jobId, index);
+      const { size } = await stat(file);
+      await deps.store.put(key, createReadStream(file), size, "audio/wav");
+      rows.push({ jobId: p.jobId, index, startSeconds: c.start, endSeconds: c.end, objectKey: key });
+    }
+    await deps.db.$transaction([
+      deps.db.transcriptChunk.deleteMany({ where: { jobId: p.jobId, doneAt: null } }),
+      deps.db.transcriptChunk.createMany({ data: rows, skipDuplicates: true }),
+      deps.db.transcriptionJob.update({ where: { id: p.jobId }, data: { chunkCount: rows.length } }),
+    ]);
+    log.info({ chunks: rows.length, duration, silences: silences.length }, "audio split");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
-/** Tells the job's owner it failed for good (a "Failed" progress event). Bad payloads are only logged. */
+/** Marks the job failed (keeping any transcript) and tells its owner. Used by both queues. */
 export async function reportTranscriptionFailure(
-  deps: Pick<TranscriptionDeps, "publish" | "logger">,
+  deps: Pick<TranscriptionDeps, "publish" | "logger" | "db">,
   job: JobLike<unknown>,
   err: unknown,
 ): Promise<void> {
   const parsed = transcriptionJobSchema.safeParse(job.data);
-  if (!parsed.success) {
+  const chunk = transcriptionChunkJobSchema.safeParse(job.data);
+  const ids = parsed.success ? parsed.data : chunk.success ? chunk.data : null;
+  if (!ids) {
     deps.logger.warn({ jobId: job.id }, "failed job has no valid payload; nobody to notify");
     return;
   }
-  const { jobId, userId, correlationId } = parsed.data;
-  await deps.publish({ userId, correlationId, event: { jobId, status: "Failed", error: jobFailure(err) } });
+  const { jobId, userId, correlationId } = ids;
+  const error = jobFailure(err);
+  const code = error.code === "INTERNAL" ? "TRANSCRIPTION_FAILED" : error.code;
+  const { count } = await deps.db.transcriptionJob.updateMany({
+    where: { id: jobId, status: { in: ["queued", "transcribing"] } },
+    data: { status: "failed", errorCode: code, errorMessage: error.message, failedStage: "transcription" },
+  });
+  if (count === 0) return; // already reported, or finished meanwhile
+  await deps.publish({ userId, correlationId, event: { jobId, status: "Failed", error: { code, message: error.message } } });
 }
+

@@ -1,0 +1,291 @@
+/**
+ * The offline correction engine: deterministic rules and heuristics, no network. English gets
+ * the full treatment (fillers, stutters, sentence boundaries of unpunctuated ASR output, questions,
+ * turns, tone); German, French, Spanish, Japanese and Chinese get their fillers and question
+ * marks; any other language gets whitespace and punctuation tidied. It only deletes words, adds
+ * punctuation, changes letter case, adds labels and (for a tone) rewrites contractions. It never
+ * throws for any input: a section it cannot handle comes back tidied but otherwise untouched.
+ */
+
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { cleanSpaceless, removeFillers, removeRepeats } from "./clean.ts";
+import { detectFormat, type ExplicitTurn, type FormatContext, parseLabelledText, type TurnFormat } from "./format.ts";
+import { detectTextLang, isSpaceless, type TextLang } from "./lang.ts";
+import { splitIntoSections } from "./sections.ts";
+import {
+  chunkByEnders,
+  finishSentence,
+  isPunctuated,
+  type Person,
+  peopleOf,
+  type Sentence,
+  segmentSpaceless,
+  splitRun,
+} from "./segment.ts";
+import { stripAsrArtifacts, tokenize } from "./tokens.ts";
+import { applyTone } from "./tone.ts";
+import { assignTurns, type FlowState, INITIAL_STATE, kindOf, paragraphs, type Turn } from "./turns.ts";
+import {
+  type CorrectionEngine,
+  type CorrectionInput,
+  type CorrectionResult,
+  type CorrectOptions,
+  DEFAULT_SECTION_CHARS,
+  type Role,
+} from "./types.ts";
+
+/** Default labels by UI language when the caller passes none. */
+const DEFAULT_LABELS: Record<string, { interviewer: string; interviewee: string }> = {
+  en: { interviewer: "Interviewer", interviewee: "Interviewee" },
+  ja: { interviewer: "インタビュアー", interviewee: "インタビュイー" },
+  zh: { interviewer: "采访者", interviewee: "受访者" },
+  de: { interviewer: "Interviewer", interviewee: "Befragte(r)" },
+  fr: { interviewer: "Intervieweur", interviewee: "Invité" },
+  es: { interviewer: "Entrevistador", interviewee: "Entrevistado" },
+  ko: { interviewer: "인터뷰어", interviewee: "인터뷰이" },
+};
+
+/** Monologue recordings: never split into questions and answers. */
+const MONOLOGUE_TYPES = new Set(["voicemail"]);
+
+/** Everything about a transcript the sections share. */
+export interface DocumentPlan {
+  lang: TextLang;
+  spaceless: boolean;
+  punctuated: boolean;
+  monologue: boolean;
+  format: TurnFormat;
+  ctx: FormatContext;
+  names: Map<string, string>;
+  people: Person[];
+  tone: CorrectionInput["tone"];
+  locale: string;
+  /** Sentence starts in the transcript: where sections had better begin. */
+  breakPoints: number[];
+}
+
+function nameWords(names: string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const name of names) {
+    for (const word of name.split(/\s+/)) {
+      if (!/^\p{L}[\p{L}'’-]+$/u.test(word)) continue;
+      const spelled = word === word.toLowerCase() ? word[0].toUpperCase() + word.slice(1) : word;
+      map.set(word.toLowerCase(), spelled);
+    }
+  }
+  return map;
+}
+
+/** The transcript's rule family and the turn format (cheap: no sentence analysis). */
+export function formatFor(input: CorrectionInput): {
+  lang: TextLang;
+  spaceless: boolean;
+  ctx: FormatContext;
+  format: TurnFormat;
+  ui: string;
+} {
+  const ui = (input.language || "en").toLowerCase().split(/[-_]/)[0];
+  const lang = detectTextLang(input.transcript ?? "", ui);
+  const spaceless = isSpaceless(lang);
+  const ctx: FormatContext = {
+    interviewer: (input.interviewer ?? "").trim(),
+    interviewee: (input.interviewee ?? "").trim(),
+    defaults: input.labels ?? DEFAULT_LABELS[ui] ?? DEFAULT_LABELS.en,
+    spaceless,
+  };
+  return { lang, spaceless, ctx, format: detectFormat(input.interviewExample ?? "", ctx), ui };
+}
+
+export function planDocument(input: CorrectionInput): DocumentPlan {
+  const transcript = input.transcript ?? "";
+  const { lang, spaceless, ctx, format, ui } = formatFor(input);
+  const plan: DocumentPlan = {
+    lang,
+    spaceless,
+    punctuated: isPunctuated(transcript, lang),
+    monologue: false,
+    format,
+    ctx,
+    names: nameWords([ctx.interviewer, ctx.interviewee]),
+    people: peopleOf([
+      ["interviewer", ctx.interviewer],
+      ["interviewee", ctx.interviewee],
+    ]),
+    tone: input.tone ?? null,
+    locale: ui,
+    breakPoints: [],
+  };
+  let sentences: Sentence[] = [];
+  try {
+    sentences = transcript.trim() ? sentencesOf(stripAsrArtifacts(transcript), plan) : [];
+  } catch {
+    sentences = [];
+  }
+  plan.breakPoints = sentences.map((s) => s.at).filter((at): at is number => typeof at === "number");
+  const asks = sentences.filter((s) => s.question || s.prompt || s.cue === "interviewer" || s.cue === "closing").length;
+  plan.monologue = MONOLOGUE_TYPES.has(input.fileType) || asks < (input.fileType === "video" ? 2 : 1);
+  return plan;
+}
+
+/** Clean, split and punctuate one paragraph of running text. */
+export function sentencesOf(text: string, plan: DocumentPlan): Sentence[] {
+  const normalized = text.normalize("NFC").length === text.length ? text.normalize("NFC") : text;
+  if (plan.lang === "ja" || plan.lang === "zh")
+    return segmentSpaceless(cleanSpaceless(normalized, plan.lang), plan.lang);
+  const out: Sentence[] = [];
+  const finish = { lang: plan.lang, names: plan.names, people: plan.people, locale: plan.locale };
+  for (let chunk of chunkByEnders(tokenize(normalized))) {
+    chunk = removeRepeats(removeFillers(chunk, plan.lang), plan.lang);
+    const pieces = plan.punctuated ? [chunk] : splitRun(chunk, plan.lang, plan.people);
+    for (const piece of pieces) {
+      const s = finishSentence(piece, finish);
+      if (s) out.push(s);
+    }
+  }
+  return out;
+}
+
+function renderTurn(turn: Turn, plan: DocumentPlan, withLabel: boolean): string {
+  const joiner = plan.spaceless ? "" : " ";
+  const role: Role = turn.role ?? "interviewee";
+  const maxChars = plan.spaceless ? 250 : 600;
+  const paras = turn.paragraphs
+    .flatMap((p) => paragraphs(p, 5, maxChars))
+    .map((p) => p.map((s) => applyTone(s.text, plan.tone, plan.lang, role)).join(joiner))
+    .filter(Boolean);
+  if (paras.length === 0) return "";
+  if (withLabel) {
+    const label = turn.label
+      ? plan.format.template.replace("{L}", turn.label)
+      : role === "interviewer"
+        ? plan.format.interviewerLabel
+        : plan.format.intervieweeLabel;
+    paras[0] = `${label}${plan.format.gap}${paras[0]}`;
+  }
+  return paras.join(plan.format.separator);
+}
+
+/** Turns of one section's text, from its own labels when it has any, else by question detection. */
+function turnsOf(text: string, plan: DocumentPlan, state: FlowState): { turns: Turn[]; state: FlowState } {
+  const explicit: ExplicitTurn[] = parseLabelledText(text, plan.format, plan.ctx) ?? [
+    { role: null, marked: false, paragraphs: [text] },
+  ];
+  const turns: Turn[] = [];
+  let st = state;
+  for (const block of explicit) {
+    const paras = block.paragraphs.map((p) => sentencesOf(p, plan)).filter((p) => p.length > 0);
+    const all = paras.flat();
+    if (block.marked) {
+      if (all.length === 0) continue;
+      // Unnamed marked turns (dashes) alternate; the first one asks if it has a question.
+      const previous = turns.at(-1)?.role ?? st.role;
+      const asks = all.some((s) => s.question || s.prompt);
+      const role: Role | null = block.label
+        ? null
+        : (block.role ??
+          (previous
+            ? previous === "interviewer"
+              ? "interviewee"
+              : "interviewer"
+            : asks
+              ? "interviewer"
+              : "interviewee"));
+      turns.push({ role, label: block.label, paragraphs: paras, marked: true });
+      st = { role: role ?? st.role, lastKind: kindOf(all[all.length - 1]), started: true };
+      continue;
+    }
+    if (block.paragraphs.length > 1 && st.started && st.role) {
+      // Unlabelled paragraphs after a label: more of the same speaker's turn.
+      turns.push({ role: st.role, paragraphs: paras, marked: false });
+      st = { ...st, lastKind: all.length ? kindOf(all[all.length - 1]) : st.lastKind };
+      continue;
+    }
+    const assigned = assignTurns(all, st, plan.monologue);
+    turns.push(...assigned.turns);
+    st = assigned.state;
+  }
+  return { turns, state: st };
+}
+
+/** Corrects one section; `state` is where the previous section left off. Never throws. */
+export function correctSection(text: string, plan: DocumentPlan, state: FlowState): { text: string; state: FlowState } {
+  if (!text.trim()) return { text: "", state };
+  try {
+    const cleaned = stripAsrArtifacts(text);
+    const { turns, state: next } = turnsOf(cleaned, plan, state);
+    const rendered: string[] = [];
+    turns.forEach((turn, i) => {
+      const continues = i === 0 && state.started && !turn.marked && !turn.label && turn.role === state.role;
+      const out = renderTurn(turn, plan, !continues);
+      if (out) rendered.push(out);
+    });
+    return { text: rendered.join(plan.format.separator), state: next };
+  } catch {
+    const tidy = text.replace(/\s+/g, plan.spaceless ? "" : " ").trim();
+    const withLabel =
+      state.started && state.role === "interviewee" ? tidy : `${plan.format.intervieweeLabel}${plan.format.gap}${tidy}`;
+    return { text: withLabel, state: { role: "interviewee", lastKind: "plain", started: true } };
+  }
+}
+
+/** Where a section that was corrected earlier (resumed) leaves the flow. */
+export function stateAfter(corrected: string, plan: DocumentPlan, state: FlowState): FlowState {
+  try {
+    const turns = parseLabelledText(corrected, plan.format, plan.ctx);
+    const trimmed = corrected.trim();
+    const lastKind = /[?？]["'”’)\]」]*$/.test(trimmed) ? "question" : "plain";
+    const last = turns?.filter((t) => t.role || t.label).at(-1);
+    const role = last?.role ?? state.role ?? "interviewee";
+    return { role, lastKind, started: true };
+  } catch {
+    return { ...state, started: true };
+  }
+}
+
+export interface OfflineEngineOptions {
+  /** Longest section in characters (default 6000). */
+  sectionChars?: number;
+}
+
+export class OfflineCorrectionEngine implements CorrectionEngine {
+  readonly name = "offline";
+  private readonly sectionChars: number;
+
+  constructor(opts: OfflineEngineOptions = {}) {
+    this.sectionChars = Math.max(200, opts.sectionChars ?? DEFAULT_SECTION_CHARS);
+  }
+
+  async correct(input: CorrectionInput, opts: CorrectOptions = {}): Promise<CorrectionResult> {
+    const transcript = input.transcript ?? "";
+    const plan = planDocument(input);
+    const sections = splitIntoSections(transcript, { maxChars: this.sectionChars, breakPoints: plan.breakPoints });
+    const out: string[] = [];
+    let state = INITIAL_STATE;
+    let done = 0;
+    for (const section of sections) {
+      opts.signal?.throwIfAborted();
+      const resumed = opts.resume?.get(section.index);
+      if (resumed !== undefined) {
+        out[section.index] = resumed;
+        state = stateAfter(resumed, plan, state);
+        done++;
+        continue;
+      }
+      const result = correctSection(section.text, plan, state);
+      out[section.index] = result.text;
+      state = result.state;
+      done++;
+      await opts.onSection?.(section.index, result.text, done, sections.length);
+      if (sections.length > 1) await yieldToLoop();
+    }
+    return { text: joinSections(out, plan.format.separator), sections: out };
+  }
+}
+
+/** The full text: the non-empty section texts, joined like turns. */
+export function joinSections(sections: string[], separator: string): string {
+  return sections
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(separator);
+}

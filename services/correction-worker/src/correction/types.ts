@@ -1,0 +1,54 @@
+/** The port of the correction step: a raw transcript in, a clean interview text out. */
+
+export type CorrectionTone = "formal" | "casual" | "pop" | "serious";
+export type Role = "interviewer" | "interviewee";
+
+export interface CorrectionInput {
+  /** Raw ASR text: one long unpunctuated lower-case run (pocketsphinx) or punctuated text (Whisper). */
+  transcript: string;
+  /** UI language ("en", "ja", ...); the transcript's own language may differ. */
+  language: string;
+  /** May be "": the label then falls back to `labels.interviewer`. */
+  interviewer: string;
+  /** May be "": the label then falls back to `labels.interviewee`. */
+  interviewee: string;
+  tone: CorrectionTone | null;
+  /** At most 300 characters, may be "": an example of the desired format ("Q: ...\nA: ...", "Name: ...", "— ..."). */
+  interviewExample: string;
+  /** meeting, general, phonecall, voicemail, finance, conversationalai, video, medical */
+  fileType: string;
+  /** Localized default labels used when a name is empty. */
+  labels?: { interviewer: string; interviewee: string };
+}
+
+export interface CorrectOptions {
+  /** Already corrected sections by index: they are kept as they are and not redone. */
+  resume?: Map<number, string>;
+  /**
+   * Called after each newly corrected section (not for resumed ones) with its index and text, the
+   * number of sections done so far (resumed ones included) and the total.
+   */
+  onSection?: (index: number, text: string, done: number, total: number) => Promise<void> | void;
+  signal?: AbortSignal;
+}
+
+export interface CorrectionResult {
+  /** The whole corrected text (the sections joined). */
+  text: string;
+  /** The corrected text of each section, by index. */
+  sections: string[];
+}
+
+export interface CorrectionEngine {
+  readonly name: string;
+  /**
+   * Corrects section by section; calls onSection after each; `resume` holds already-corrected
+   * sections (by index) which must not be redone. Returns the full text and the per-section texts.
+   */
+  correct(input: CorrectionInput, opts?: CorrectOptions): Promise<CorrectionResult>;
+}
+
+/** Section size used when none is configured. */
+export const DEFAULT_SECTION_CHARS = 6000;
+/** Read-only context (characters of the previous section) given to the language model. */
+export const DEFAULT_OVERLAP_CHARS = 300;

@@ -1,0 +1,326 @@
+/**
+ * The offline title and heading generator. Titles combine the text's key phrases in headline
+ * patterns of the text's language; heading i names the key phrases most particular to block i of
+ * ceil(lines / numHeadings) lines (the same blocks the web app places the headings on). The custom
+ * request steers what a model-free engine can: focus words (phrases with them rank higher), quoted
+ * terms (put into the titles), and the styles "question", "short" and "list/numbered".
+ */
+import { charCount, headingBlocks, textLines } from "@kikitori/shared";
+import { type KeyPhrase, keyPhrases, overlaps, topKeyPhrases } from "./keyphrases.ts";
+import { detectLanguage, isSpaceless } from "./lang.ts";
+import { speakerLabels, splitSentences, tokenize, wordBoundaries } from "./segment.ts";
+
+export interface TitlesRequest {
+  text: string;
+  numTitles: number;
+  numHeadings: number;
+  customPrompt: string;
+  language?: string;
+}
+
+export interface TitlesAnswer {
+  titles: string[];
+  headings: string[];
+}
+
+/** What the custom request asks for, as far as an engine without a model can follow it. */
+export interface Steering {
+  focus: Set<string>;
+  quoted: string[];
+  question: boolean;
+  short: boolean;
+  list: boolean;
+}
+
+interface Patterns {
+  normal: string[];
+  question: string[];
+  short: string[];
+  list: string[];
+  interview: string[];
+  meeting: string[];
+  /** Joins two phrases in a heading. */
+  pair: string;
+}
+
+/** Headline patterns per language. {A} {B} {C}: key phrases; {G}: the interviewee; {N}: a count. */
+const PATTERNS: Record<string, Patterns> = {
+  en: {
+    normal: [
+      "{A}: {B} and {C}",
+      "{A} and {B}",
+      "From {A} to {B}",
+      "Inside {A}: {B}",
+      "{A} in focus: {B}",
+      "{B} and the future of {A}",
+      "A closer look at {A} and {B}",
+      "The case for {A}",
+      "Rethinking {A}",
+      "{A}, {B} and {C}",
+    ],
+    question: [
+      "What's next for {A}?",
+      "{A}: what role for {B}?",
+      "Is it time to rethink {A}?",
+      "What can {A} teach us about {B}?",
+      "Where next for {A} and {B}?",
+      "{A} or {B}?",
+    ],
+    short: ["{A}", "{A} and {B}", "On {A}", "{A}, {B}"],
+    list: ["{N} things to know about {A}", "{N} takeaways on {A} and {B}", "{A}: {N} key points", "{N} lessons from {A}"],
+    interview: ["{G} on {A}", "{G} on {A} and {B}", "In conversation with {G}: {A}"],
+    meeting: ["Meeting notes: {A} and {B}", "{A}, {B}, {C}: decisions and next steps"],
+    pair: "{A} and {B}",
+  },
+  de: {
+    normal: [
+      "{A}: {B} und {C}",
+      "{A} und {B}",
+      "Von {A} bis {B}",
+      "{A} im Fokus: {B}",
+      "{B} und die Zukunft von {A}",
+      "Ein genauer Blick auf {A} und {B}",
+      "Alles über {A}",
+      "{A} neu gedacht",
+      "{A}, {B} und {C}",
+    ],
+    question: [
+      "Was bedeutet {A} für {B}?",
+      "Wie geht es weiter mit {A}?",
+      "Ist {A} die Lösung für {B}?",
+      "Welche Rolle spielt {B} für {A}?",
+      "{A} oder {B}?",
+    ],
+    short: ["{A}", "{A} und {B}", "Über {A}", "{A}, {B}"],
+    list: ["{N} Dinge, die man über {A} wissen sollte", "{N} Erkenntnisse zu {A} und {B}", "{A}: {N} wichtige Punkte"],
+    interview: ["{G} über {A}", "{G} über {A} und {B}", "Im Gespräch mit {G}: {A}"],
+    meeting: ["Protokoll: {A} und {B}", "{A}, {B}, {C}: Ergebnisse und nächste Schritte"],
+    pair: "{A} und {B}",
+  },
+  ja: {
+    normal: [
+      "{A}と{B}",
+      "{A}：{B}と{C}",
+      "{A}から考える{B}",
+      "いま知りたい{A}",
+      "{A}と{B}のこれから",
+      "{A}の現在地",
+      "{A}、{B}、{C}",
+    ],
+    question: ["{A}は{B}をどう変えるのか", "なぜ今、{A}なのか", "{A}の課題とは何か", "{A}はこれからどうなるのか"],
+    short: ["{A}", "{A}と{B}", "{A}の話", "{A}・{B}"],
+    list: ["{A}について知っておきたい{N}つのこと", "{A}：{N}つのポイント", "{A}と{B}、{N}つの要点"],
+    interview: ["{G}さんに聞く{A}", "{G}さんが語る{A}と{B}", "インタビュー：{G}さんと{A}"],
+    meeting: ["議事録：{A}と{B}", "{A}・{B}に関する決定事項"],
+    pair: "{A}と{B}",
+  },
+  zh: {
+    normal: ["{A}与{B}", "{A}：{B}与{C}", "从{A}看{B}", "聚焦{A}", "{A}的现在与未来", "读懂{A}", "{A}、{B}与{C}"],
+    question: ["{A}将如何改变{B}？", "为什么{A}如此重要？", "{A}的未来在哪里？", "{A}能解决{B}吗？"],
+    short: ["{A}", "{A}与{B}", "谈{A}", "{A}、{B}"],
+    list: ["关于{A}的{N}个要点", "{A}：{N}个关键问题", "{N}个角度看{A}"],
+    interview: ["{G}谈{A}", "专访{G}：{A}与{B}", "对话{G}：{A}"],
+    meeting: ["会议纪要：{A}与{B}", "关于{A}和{B}的决定"],
+    pair: "{A}与{B}",
+  },
+};
+
+/** Any other language: punctuation-only patterns, no words of a language the text may not be in. */
+const GENERIC: Patterns = {
+  normal: ["{A}: {B}", "{A} · {B} · {C}", "{A} — {B}", "{A}", "{A}, {B}"],
+  question: ["{A}?", "{A} — {B}?"],
+  short: ["{A}", "{A} · {B}"],
+  list: ["{A}: {N}", "{N} × {A}"],
+  interview: ["{G}: {A}", "{G} — {A} · {B}"],
+  meeting: ["{A} · {B}", "{A} · {B} · {C}"],
+  pair: "{A} · {B}",
+};
+
+const INTERVIEWER =
+  /^(?:interviewer|interview|host|moderator|question|q|a|answer|frage|antwort|f|interviewerin|聞き手|インタビュアー|司会|質問|记者|主持人|问|答|采访者)$/iu;
+const MEETING = /(?:attendees|agenda|action items|minutes|protokoll|tagesordnung|teilnehmende|議事録|出席者|会议纪要|参会人员|会议决定)/iu;
+
+export function titlesOffline(req: TitlesRequest): TitlesAnswer {
+  const lang = detectLanguage(req.text, req.language);
+  const steering = parseSteering(req.customPrompt, lang);
+  const patterns = PATTERNS[lang] ?? GENERIC;
+  const all = keyPhrases(req.text, lang, { focus: steering.focus });
+  // Titles are built from phrases the text repeats; one-off phrases only when there are too few.
+  const repeated = topKeyPhrases(
+    all.filter((p) => p.count >= 2),
+    8,
+  );
+  const top = repeated.length >= 3 ? repeated : topKeyPhrases(all, 8);
+  return {
+    titles: makeTitles(req, lang, patterns, steering, top),
+    headings: makeHeadings(req, lang, patterns, steering, all),
+  };
+}
+
+/** Reads focus words, quoted terms and style wishes out of the custom request. */
+export function parseSteering(prompt: string, lang: string): Steering {
+  const p = prompt.trim();
+  const quoted: string[] = [];
+  for (const m of p.matchAll(/"([^"\n]{1,60})"|“([^”\n]{1,60})”|„([^“”\n]{1,60})[“”]|「([^」\n]{1,60})」|『([^』\n]{1,60})』/gu)) {
+    const q = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").trim();
+    if (q) quoted.push(q);
+  }
+  const focus = new Set<string>();
+  if (p) {
+    const promptLang = detectLanguage(p, lang);
+    for (const l of new Set([lang, promptLang])) for (const t of tokenize(p, l)) if (t.content) focus.add(t.norm);
+  }
+  return {
+    focus,
+    quoted,
+    question: /[?？]|question|interrogative|frage|fragend|質問|疑問|問いかけ|问句|疑问|提问/iu.test(p),
+    short: /\bshort|concise|brief|punchy|kurz|knapp|短|簡潔|シンプル|简短|简洁/iu.test(p),
+    list: /\bnumber|\bnumbered|\blist|listicle|zahl|nummer|liste|数字|番号|リスト|列表|清单|编号/iu.test(p),
+  };
+}
+
+function capitalise(s: string, lang: string): string {
+  if (isSpaceless(lang)) return s;
+  return s.replace(/^\p{Ll}/u, (c) => c.toLocaleUpperCase(lang));
+}
+
+function fill(pattern: string, slots: Record<string, string>): string {
+  return pattern.replace(/\{([ABCGN])\}/g, (_, k: string) => slots[k] ?? "");
+}
+
+function slotsOf(pattern: string): string[] {
+  return [...new Set([...pattern.matchAll(/\{([ABC])\}/g)].map((m) => m[1]))];
+}
+
+/** The interviewee's name when the text is an interview with speaker labels. */
+function guestName(text: string): string | null {
+  const counts = new Map<string, number>();
+  for (const l of speakerLabels(text).values()) counts.set(l.name, (counts.get(l.name) ?? 0) + 1);
+  if (counts.size < 2) return null;
+  const guests = [...counts.entries()].filter(([name]) => !INTERVIEWER.test(name)).sort((a, b) => b[1] - a[1]);
+  if (guests.length !== 1 && !(guests.length > 1 && guests[0][1] > guests[1][1] * 2)) return null;
+  return guests[0][0];
+}
+
+function normaliseTitle(s: string): string {
+  return s.replace(/\s+/gu, " ").trim();
+}
+
+function titleKey(s: string): string {
+  return s.normalize("NFKC").toLocaleLowerCase().replace(/\s+/gu, " ").trim();
+}
+
+function makeTitles(req: TitlesRequest, lang: string, patterns: Patterns, steering: Steering, top: KeyPhrase[]): string[] {
+  const phrases = [...steering.quoted, ...top.map((p) => p.surface).filter((s) => !steering.quoted.some((q) => overlaps(q.toLocaleLowerCase(), s.toLocaleLowerCase())))];
+  const guest = guestName(req.text);
+  const meeting = MEETING.test(req.text);
+  // Steered patterns first, then the kind of text, then the general ones.
+  const ordered: string[] = [];
+  if (steering.question) ordered.push(...patterns.question);
+  if (steering.list) ordered.push(...patterns.list);
+  if (steering.short) ordered.push(...patterns.short);
+  if (!steering.question && !steering.list && !steering.short) {
+    if (guest) ordered.push(...patterns.interview);
+    else if (meeting) ordered.push(...patterns.meeting);
+    ordered.push(...patterns.normal);
+  } else if (!steering.short) {
+    ordered.push(...patterns.normal);
+  }
+  const n = Math.max(3, Math.min(10, req.numHeadings));
+  const titles: string[] = [];
+  const seen = new Set<string>();
+  const push = (t: string) => {
+    const title = normaliseTitle(t);
+    const key = titleKey(title);
+    if (!title || seen.has(key) || titles.length >= req.numTitles) return;
+    seen.add(key);
+    titles.push(title);
+  };
+  const m = phrases.length;
+  if (m > 0) {
+    // Diagonals over (pattern, rotation of the phrases): varied combinations first, all of them in the end.
+    for (let d = 0; d < m && titles.length < req.numTitles; d++) {
+      for (let t = 0; t < ordered.length && titles.length < req.numTitles; t++) {
+        const pattern = ordered[t];
+        if (pattern.includes("{G}") && !guest) continue;
+        const slots = slotsOf(pattern);
+        if (slots.length > m) continue;
+        const r = (t + d) % m;
+        const A = phrases[r];
+        const B = phrases[(r + 1) % m];
+        const C = phrases[(r + 2) % m];
+        push(capitalise(fill(pattern, { A, B, C, G: guest ?? "", N: String(n) }), lang));
+      }
+    }
+  }
+  // Too few phrases for the count asked: the text's leading sentences, shortened, then numbered variants.
+  if (titles.length < req.numTitles) {
+    for (const s of splitSentences(req.text, lang)) {
+      if (titles.length >= req.numTitles) break;
+      push(shorten(s.text, lang, 60));
+    }
+  }
+  const base = titles[0] ?? shorten(req.text, lang, 40);
+  for (let k = 2; titles.length < req.numTitles; k++) push(`${base} (${k})`);
+  return titles;
+}
+
+/** The text cut to about `max` characters at a word boundary, with "…" when cut. */
+function shorten(text: string, lang: string, max: number): string {
+  const t = normaliseTitle(text);
+  if (charCount(t) <= max) return t;
+  let cut = 0;
+  for (const b of wordBoundaries(t, lang)) if (charCount(t.slice(0, b)) <= max - 1) cut = b;
+  if (cut === 0) cut = [...t].slice(0, max - 1).join("").length;
+  return `${t.slice(0, cut).trimEnd()}…`;
+}
+
+function makeHeadings(req: TitlesRequest, lang: string, patterns: Patterns, steering: Steering, docPhrases: KeyPhrase[]): string[] {
+  const lines = textLines(req.text);
+  const blocks = headingBlocks(lines.length, req.numHeadings);
+  const blockTexts = blocks.map((b) => lines.slice(b.start, b.end).join("\n"));
+  const perBlock = blockTexts.map((t) => keyPhrases(t, lang, { focus: steering.focus, context: req.text }));
+  // How particular a phrase is to its block: phrases in every block say little about any one of them.
+  const df = new Map<string, number>();
+  for (const list of perBlock) for (const p of new Set(list.map((x) => x.key))) df.set(p, (df.get(p) ?? 0) + 1);
+  const B = blocks.length;
+  const ranked = perBlock.map((list) =>
+    list
+      .map((p) => ({ ...p, score: p.score * (B > 1 ? Math.log(1 + B / (df.get(p.key) ?? 1)) : 1) }))
+      .sort((a, b) => b.score - a.score || a.firstAt - b.firstAt),
+  );
+
+  const used: string[] = [];
+  const headings: string[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < req.numHeadings; i++) {
+    const candidates = i < B ? ranked[i] : docPhrases;
+    const free = candidates.filter((p) => !used.some((u) => overlaps(u, p.key)));
+    let heading = "";
+    const first = free[0];
+    if (first) {
+      used.push(first.key);
+      const second = steering.short
+        ? undefined
+        : free.find((p) => !overlaps(p.key, first.key) && p.count >= 2 && p.score >= first.score * 0.7);
+      if (second) used.push(second.key);
+      heading = second ? fill(patterns.pair, { A: first.surface, B: second.surface }) : first.surface;
+    } else if (i < B) {
+      // A block without any key phrase (numbers, greetings): name it by its first words.
+      const firstLine = blockTexts[i].split("\n").find((l) => l.trim()) ?? "";
+      heading = firstLine ? shorten(firstLine, lang, 40) : "";
+    }
+    if (!heading) {
+      const spare = docPhrases.find((p) => !used.some((u) => overlaps(u, p.key)));
+      if (spare) used.push(spare.key);
+      heading = spare?.surface ?? shorten(req.text, lang, 30);
+    }
+    heading = capitalise(normaliseTitle(heading), lang);
+    if (steering.list) heading = `${i + 1}. ${heading}`;
+    let unique = heading;
+    for (let k = 2; seen.has(titleKey(unique)); k++) unique = `${heading} (${k})`;
+    seen.add(titleKey(unique));
+    headings.push(unique);
+  }
+  return headings;
+}

@@ -1,0 +1,26 @@
+import type { Db } from "@kikitori/shared/db";
+import type { Logger, ObjectStore } from "@kikitori/shared/server";
+
+/**
+ * Deletes uploaded audio (and any leftover chunk files) of jobs past their retention date and marks
+ * them, so GET /api/audio answers 410 and the player shows the expired notice. Idempotent.
+ */
+export async function sweepExpiredAudio(deps: { db: Db; store: ObjectStore; logger: Logger }, now = new Date()): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const due = await deps.db.transcriptionJob.findMany({
+      where: { audioExpiresAt: { lte: now }, audioDeletedAt: null },
+      select: { id: true, userId: true, audioKey: true },
+      take: 200,
+    });
+    if (due.length === 0) break;
+    for (const j of due) {
+      await deps.store.remove(j.audioKey).catch((err) => deps.logger.warn({ err, jobId: j.id }, "audio already gone"));
+      await deps.store.removePrefix(`users/${j.userId}/jobs/${j.id}/`);
+      await deps.db.transcriptionJob.update({ where: { id: j.id }, data: { audioDeletedAt: now } });
+      deleted++;
+    }
+  }
+  if (deleted) deps.logger.info({ deleted }, "expired audio deleted");
+  return deleted;
+}

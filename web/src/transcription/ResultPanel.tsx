@@ -1,0 +1,192 @@
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatAmount } from "../plan/format.ts";
+import { useLang } from "../routing/useLang.ts";
+import { copyText } from "./clipboard.ts";
+import { formatSeconds } from "./form.ts";
+import type { TranscriptionState } from "./progress.ts";
+import { useAudioSource } from "./useAudioSource.ts";
+
+/** The player for the stored audio, or the retention-expired notice. */
+function AudioPlayer({ url, expired, onExpired }: { url: string | null; expired: boolean; onExpired: () => void }) {
+  const { t } = useTranslation();
+  const source = useAudioSource(expired ? null : url);
+  const isExpired = expired || source.status === "expired";
+
+  useEffect(() => {
+    if (source.status === "expired") onExpired();
+  }, [source.status, onExpired]);
+
+  if (isExpired) {
+    return (
+      <p className="alert alert-info" data-testid="tx-audio-expired" role="status">
+        {t("messages.retentionExpired")}
+      </p>
+    );
+  }
+  if (source.status === "none") return null;
+  if (source.status === "loading") {
+    return (
+      <p className="status-line tx-audio-status" role="status">
+        <span className="spinner" aria-hidden="true" />
+        {t("transcription.audioLoading")}
+      </p>
+    );
+  }
+  if (source.status === "error") {
+    return <p className="muted tx-audio-status">{t("transcription.audioLoadFailed")}</p>;
+  }
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: an interview recording has no caption track; the transcript is the text alternative
+    <audio
+      className="tx-audio"
+      data-testid="tx-audio"
+      controls
+      preload="metadata"
+      src={source.src}
+      onError={(e) => {
+        // Only a real media error of the current source (not an unmount) is reported.
+        if (e.currentTarget.error) window.alert(t("messages.audioExpired"));
+      }}
+    >
+      {t("messages.audioNotSupported")}
+    </audio>
+  );
+}
+
+type CopyState = "idle" | "copied" | "failed";
+
+/** A read-only text output with its heading and copy button. */
+function TextOutput({
+  title,
+  text,
+  waiting,
+  testId,
+  copyTestId,
+  copyLabel,
+  children,
+}: {
+  title: string;
+  text: string | null;
+  waiting: string;
+  testId: string;
+  copyTestId: string;
+  copyLabel: string;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [copy, setCopy] = useState<CopyState>("idle");
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  // A different text (another job) drops the old notice.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: resets on text change on purpose
+  useEffect(() => setCopy("idle"), [text]);
+
+  const onCopy = async () => {
+    if (text === null) return;
+    const ok = await copyText(text);
+    setCopy(ok ? "copied" : "failed");
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopy("idle"), 2500);
+  };
+
+  return (
+    <div className="tx-output">
+      <div className="tx-output-head">
+        <h3 id={id}>{title}</h3>
+        <div className="tx-copy">
+          <span className={copy === "failed" ? "tx-copy-note failed" : "tx-copy-note"} role="status">
+            {copy === "copied" ? t("transcription.copied") : copy === "failed" ? t("transcription.copyFailed") : ""}
+          </span>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            data-testid={copyTestId}
+            onClick={onCopy}
+            disabled={text === null}
+            aria-label={copyLabel}
+          >
+            <CopyIcon />
+            {t("transcription.copy")}
+          </button>
+        </div>
+      </div>
+      {text === null ? (
+        <p className="tx-waiting muted">{waiting}</p>
+      ) : (
+        <textarea className="tx-text" data-testid={testId} readOnly value={text} aria-labelledby={id} rows={8} />
+      )}
+      {children}
+    </div>
+  );
+}
+
+function CopyIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" aria-hidden="true" focusable="false">
+      <rect x="9" y="9" width="11" height="11" rx="2" stroke="currentColor" strokeWidth="2" />
+      <path d="M5 15V6a2 2 0 0 1 2-2h9" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** The result area: audio playback, transcript, corrected interview, times and character count. */
+export function ResultPanel({ state, onAudioExpired }: { state: TranscriptionState; onAudioExpired: () => void }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const seconds = (v: number) => formatSeconds(v, lang);
+
+  return (
+    <section className="card tx-result" aria-labelledby="tx-result-title" data-testid="tx-result">
+      <h2 id="tx-result-title">{t("transcription.resultTitle")}</h2>
+
+      {state.audioFileUrl || state.audioExpired ? (
+        <div className="tx-audio-block">
+          <h3>{t("transcription.audioTitle")}</h3>
+          <AudioPlayer url={state.audioFileUrl} expired={state.audioExpired} onExpired={onAudioExpired} />
+        </div>
+      ) : null}
+
+      <TextOutput
+        title={t("transcription.transcriptTitle")}
+        text={state.transcription}
+        waiting={t("transcription.waitingTranscript")}
+        testId="tx-transcript"
+        copyTestId="tx-copy-transcript"
+        copyLabel={t("transcription.copyTranscript")}
+      >
+        {state.transcriptionTime !== null ? (
+          <p className="tx-meta" data-testid="tx-transcription-time" data-value={state.transcriptionTime}>
+            {t("transcription.transcriptionTime", { seconds: seconds(state.transcriptionTime) })}
+          </p>
+        ) : null}
+      </TextOutput>
+
+      <TextOutput
+        title={t("transcription.correctedTitle")}
+        text={state.rewrittenText}
+        waiting={t("transcription.waitingCorrected")}
+        testId="tx-corrected"
+        copyTestId="tx-copy-corrected"
+        copyLabel={t("transcription.copyCorrected")}
+      >
+        {state.correctionTime !== null || state.characterCount !== null ? (
+          <p className="tx-meta">
+            {state.correctionTime !== null ? (
+              <span data-testid="tx-correction-time" data-value={state.correctionTime}>
+                {t("transcription.correctionTime", { seconds: seconds(state.correctionTime) })}
+              </span>
+            ) : null}
+            {state.characterCount !== null ? (
+              <span data-testid="tx-char-count" data-value={state.characterCount}>
+                {t("transcription.characterCount", { value: formatAmount(state.characterCount, lang, 0) })}
+              </span>
+            ) : null}
+          </p>
+        ) : null}
+      </TextOutput>
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+/** The transcription calls of the API contract. */
+import { type TranscriptionSnapshot, transcriptionSnapshotSchema, uploadResponseSchema } from "@kikitori/shared";
+import { apiFetch } from "../api/client.ts";
+import { ApiError, toApiError } from "../api/errors.ts";
+import { sessionManager } from "../auth/session-instance.ts";
+import { isSameOrigin, recentJobs } from "./form.ts";
+
+/** Uploading 20 MB on a slow line takes longer than the default 30 s time-out. */
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/** POST /api/upload (multipart) → 202 {message, jobId}. Rejects with ApiError. */
+export async function uploadAudio(
+  file: File,
+  fields: { interviewer: string; interviewee: string; tone: string; interviewExample: string; model: string },
+  meta: { uid: string; language: string },
+  signal?: AbortSignal,
+): Promise<{ message: string; jobId: string }> {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  form.append("interviewer", fields.interviewer.trim());
+  form.append("interviewee", fields.interviewee.trim());
+  form.append("tone", fields.tone);
+  form.append("interviewExample", fields.interviewExample);
+  form.append("model", fields.model);
+  form.append("uid", meta.uid);
+  form.append("language", meta.language);
+  const raw = await apiFetch<unknown>("/api/upload", {
+    method: "POST",
+    body: form,
+    signal,
+    timeoutMs: UPLOAD_TIMEOUT_MS,
+  });
+  const parsed = uploadResponseSchema.safeParse(raw);
+  if (!parsed.success) throw new ApiError("BAD_RESPONSE", 202, "Unexpected upload answer");
+  return parsed.data;
+}
+
+/** GET /api/transcriptions/{jobId}: the job's snapshot. */
+export async function getSnapshot(jobId: string, signal?: AbortSignal): Promise<TranscriptionSnapshot> {
+  const raw = await apiFetch<unknown>(`/api/transcriptions/${encodeURIComponent(jobId)}`, { signal });
+  const parsed = transcriptionSnapshotSchema.safeParse(raw);
+  if (!parsed.success) {
+    console.error("Unexpected transcription snapshot", parsed.error);
+    throw new ApiError("BAD_RESPONSE", 200, "Unexpected transcription snapshot");
+  }
+  return parsed.data;
+}
+
+/** GET /api/transcriptions: the user's jobs, newest first, at most 10. Malformed entries are skipped. */
+export async function listRecent(signal?: AbortSignal): Promise<TranscriptionSnapshot[]> {
+  const raw = await apiFetch<unknown>("/api/transcriptions", { signal });
+  const list: unknown[] = Array.isArray(raw)
+    ? raw
+    : raw && typeof raw === "object" && Array.isArray((raw as { jobs?: unknown }).jobs)
+      ? (raw as { jobs: unknown[] }).jobs
+      : [];
+  const jobs: TranscriptionSnapshot[] = [];
+  for (const item of list) {
+    const parsed = transcriptionSnapshotSchema.safeParse(item);
+    if (parsed.success) jobs.push(parsed.data);
+    else console.warn("Skipping a malformed job in the list", parsed.error);
+  }
+  return recentJobs(jobs);
+}
+
+async function readError(res: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    body = undefined;
+  }
+  return toApiError(res.status, body);
+}
+
+/**
+ * Fetches the stored audio with the bearer token and returns it as a Blob (the player gets a Blob URL).
+ * Rejects with ApiError: AUDIO_EXPIRED (410) after the retention period. Only same-origin URLs get the
+ * token; any other URL is not fetched here.
+ */
+export async function fetchAudio(url: string, signal?: AbortSignal): Promise<Blob> {
+  if (!isSameOrigin(url, window.location.origin)) throw new ApiError("FORBIDDEN", 0, "Audio URL is not same-origin");
+  const get = async (token: string | null) => {
+    try {
+      return await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      throw new ApiError("NETWORK_ERROR", 0, e instanceof Error ? e.message : "Network error");
+    }
+  };
+  const token = await sessionManager.getValidIdToken();
+  let res = await get(token);
+  if (res.status === 401 && token) {
+    const fresh = await sessionManager.refreshNow().catch(() => null);
+    if (fresh) res = await get(fresh.idToken);
+  }
+  if (!res.ok) {
+    const err = await readError(res);
+    // 410 means expired even if the body is not the contract's shape.
+    if (res.status === 410) throw new ApiError("AUDIO_EXPIRED", 410, err.message);
+    throw err;
+  }
+  return res.blob();
+}

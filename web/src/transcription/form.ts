@@ -1,0 +1,142 @@
+/** Pure rules of the transcription form (spec sections 5 and 9) and small display helpers. */
+import {
+  AUDIO_FORMATS,
+  FILE_TYPES,
+  type FileType,
+  MAX_UPLOAD_BYTES,
+  TONES,
+  type Tone,
+  type TranscriptionSnapshot,
+} from "@kikitori/shared";
+
+/** The file picker's accept list. */
+export const AUDIO_ACCEPT = ".mp3,.wav,.ogg,.flac,.aac,.m4a,audio/*";
+
+export const ACTIVE_JOB_KEY = "kikitori.activeJob";
+export const RECENT_LIMIT = 10;
+
+export interface FileLike {
+  name: string;
+  size: number;
+  type: string;
+}
+
+export type FileProblem = "tooLarge" | "unsupported";
+
+function extensionOf(name: string): string {
+  const i = name.lastIndexOf(".");
+  return i >= 0 ? name.slice(i + 1).toLowerCase() : "";
+}
+
+/**
+ * Checks a picked or dropped file before it is accepted: over 20 MiB is refused (size-limit message);
+ * something that is neither an audio MIME type nor a known audio extension is refused too (a drop
+ * bypasses the picker's accept list). The server checks the bytes anyway.
+ */
+export function checkFile(file: FileLike): FileProblem | null {
+  if (file.size > MAX_UPLOAD_BYTES) return "tooLarge";
+  const ext = extensionOf(file.name);
+  const knownExt = (AUDIO_FORMATS as readonly string[]).includes(ext);
+  if (!knownExt && !file.type.toLowerCase().startsWith("audio/")) return "unsupported";
+  return null;
+}
+
+export type SubmitProblem = "loginRequired" | "fileNotSelected" | "fileTypeRequired";
+
+/** Spec section 5, in the spec's order: logged in, a file, a file type. */
+export function checkSubmit(input: { loggedIn: boolean; hasFile: boolean; model: string }): SubmitProblem | null {
+  if (!input.loggedIn) return "loginRequired";
+  if (!input.hasFile) return "fileNotSelected";
+  if (!isFileType(input.model)) return "fileTypeRequired";
+  return null;
+}
+
+export function isFileType(v: string): v is FileType {
+  return (FILE_TYPES as readonly string[]).includes(v);
+}
+
+export function isTone(v: string): v is Tone {
+  return (TONES as readonly string[]).includes(v);
+}
+
+/** "3.4 MB" style size in the UI language (binary units, like the 20 MB limit). */
+export function formatFileSize(bytes: number, locale: string): string {
+  const units = ["B", "KB", "MB", "GB"] as const;
+  let v = Math.max(0, bytes);
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  let num: string;
+  try {
+    num = new Intl.NumberFormat(locale, { maximumFractionDigits: u === 0 ? 0 : 1 }).format(v);
+  } catch {
+    num = String(Math.round(v * 10) / 10);
+  }
+  return `${num} ${units[u]}`;
+}
+
+/** Seconds with at most one decimal, in the UI language. */
+export function formatSeconds(seconds: number, locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(seconds);
+  } catch {
+    return String(Math.round(seconds * 10) / 10);
+  }
+}
+
+/**
+ * Whether `url` points at the page's own origin: only then may the bearer token go with the request
+ * (the audio is fetched with it into a Blob URL). Relative URLs are same-origin.
+ */
+export function isSameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url, origin).origin === new URL(origin).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** The user's jobs for the "Recent transcriptions" list: newest first, at most 10. */
+export function recentJobs(jobs: readonly TranscriptionSnapshot[], limit = RECENT_LIMIT): TranscriptionSnapshot[] {
+  const time = (s: TranscriptionSnapshot) => {
+    const t = Date.parse(s.createdAt);
+    return Number.isNaN(t) ? 0 : t;
+  };
+  return [...jobs].sort((a, b) => time(b) - time(a)).slice(0, limit);
+}
+
+/** The job id kept across reloads (sessionStorage), tolerant of a storage that throws. */
+export interface ActiveJobStore {
+  get(): string | null;
+  set(jobId: string): void;
+  clear(): void;
+}
+
+export function activeJobStore(storage: Pick<Storage, "getItem" | "setItem" | "removeItem"> | null): ActiveJobStore {
+  return {
+    get() {
+      try {
+        const v = storage?.getItem(ACTIVE_JOB_KEY) ?? null;
+        return v && /^[\w-]{1,64}$/.test(v) ? v : null;
+      } catch {
+        return null;
+      }
+    },
+    set(jobId) {
+      try {
+        storage?.setItem(ACTIVE_JOB_KEY, jobId);
+      } catch {
+        /* storage full or blocked: a reload just won't restore the job */
+      }
+    },
+    clear() {
+      try {
+        storage?.removeItem(ACTIVE_JOB_KEY);
+      } catch {
+        /* ignore */
+      }
+    },
+  };
+}

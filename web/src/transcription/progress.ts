@@ -1,0 +1,306 @@
+/**
+ * The transcription screen's job state, as a pure reducer (spec section 4, "Transcription progress").
+ *
+ * UI phases and the value of the one progress bar:
+ * 1. uploading            0 → 5, creeping 0.5 per second until the upload response
+ * 2. transcribing         the server's transcriptionProgress, shown between 5 and 99
+ * 3. startingCorrection   100 (transcription done, correction at 0)
+ * 4. correcting           the server's correctionProgress, shown between 1 and 99
+ * 5. complete             100
+ * plus `failed` (processing ended with an error, the bar keeps its last value) and `idle`.
+ *
+ * Updates may arrive twice or out of order (socket pushes and snapshot reads race after a reconnect),
+ * so the phase never moves backwards and the value never drops within a phase.
+ */
+import type { ProgressEvent, TranscriptionSnapshot } from "@kikitori/shared";
+
+export type Phase = "idle" | "uploading" | "transcribing" | "startingCorrection" | "correcting" | "complete" | "failed";
+
+export const UPLOAD_STEP = 0.5;
+export const UPLOAD_CAP = 5;
+/** Most events buffered while the upload response (and so the job id) is still outstanding. */
+const PENDING_MAX = 50;
+
+export interface JobError {
+  /** API error code (errors.<code> in the translations), or a client code (HTTP_ERROR, NETWORK_ERROR…). */
+  code: string;
+  message?: string;
+  /** HTTP status of a failed upload. */
+  status?: number;
+  link?: string;
+  /** Which stage failed (transcription, correction), when the server says. */
+  stage?: string | null;
+}
+
+export interface TranscriptionState {
+  jobId: string | null;
+  phase: Phase;
+  /** True from submit until correction completes or the job or upload fails: the upload lock. */
+  processing: boolean;
+  /** The progress bar's value, 0–100. */
+  progress: number;
+  transcription: string | null;
+  transcriptionTime: number | null;
+  rewrittenText: string | null;
+  correctionTime: number | null;
+  characterCount: number | null;
+  audioFileUrl: string | null;
+  audioExpired: boolean;
+  error: JobError | null;
+  /** Events seen during the upload, before the job id was known; replayed when it is. */
+  pending: ProgressEvent[];
+}
+
+export type TranscriptionAction =
+  | { type: "reset" }
+  | { type: "uploadStart" }
+  | { type: "tick" }
+  | { type: "uploadAccepted"; jobId: string }
+  | { type: "uploadFailed"; error: JobError }
+  | { type: "event"; event: ProgressEvent }
+  | { type: "snapshot"; snapshot: TranscriptionSnapshot }
+  | { type: "audioExpired" };
+
+export const initialTranscriptionState: TranscriptionState = {
+  jobId: null,
+  phase: "idle",
+  processing: false,
+  progress: 0,
+  transcription: null,
+  transcriptionTime: null,
+  rewrittenText: null,
+  correctionTime: null,
+  characterCount: null,
+  audioFileUrl: null,
+  audioExpired: false,
+  error: null,
+  pending: [],
+};
+
+const RANK: Record<Phase, number> = {
+  idle: 0,
+  uploading: 1,
+  transcribing: 2,
+  startingCorrection: 3,
+  correcting: 4,
+  complete: 5,
+  failed: 5,
+};
+
+/** Whether `phase` is a finished job (no more updates expected). */
+export function isTerminal(phase: Phase): boolean {
+  return phase === "complete" || phase === "failed";
+}
+
+function clamp(v: number, min: number, max: number): number {
+  if (!Number.isFinite(v)) return min;
+  return Math.min(max, Math.max(min, v));
+}
+
+/** Phase 2's bar value: the server's transcriptionProgress, kept between 5 and under 100. */
+export function transcribingValue(transcriptionProgress: number): number {
+  return clamp(transcriptionProgress, UPLOAD_CAP, 99);
+}
+
+/** Phase 4's bar value: the server's correctionProgress, kept between 1 and 99. */
+export function correctingValue(correctionProgress: number): number {
+  return clamp(correctionProgress, 1, 99);
+}
+
+/** Phase and bar value for a correction progress: 0 is "starting correction" (bar 100), 1–99 "correcting". */
+export function correctionPhase(correctionProgress: number): { phase: Phase; progress: number } {
+  return correctionProgress >= 1
+    ? { phase: "correcting", progress: correctingValue(correctionProgress) }
+    : { phase: "startingCorrection", progress: 100 };
+}
+
+/** Characters as the user sees them (code points, so an emoji counts once). */
+export function countCharacters(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** Progress bar colour (spec section 9): green up to 50, yellow over 50, red over 80. */
+export type BarColor = "green" | "yellow" | "red";
+export function barColor(value: number): BarColor {
+  if (value > 80) return "red";
+  if (value > 50) return "yellow";
+  return "green";
+}
+
+/** Moves to a later phase (or further within the same phase); never backwards. */
+function advance(state: TranscriptionState, phase: Phase, progress: number): TranscriptionState {
+  if (!state.processing) return state;
+  const cur = RANK[state.phase];
+  const next = RANK[phase];
+  if (next < cur) return state;
+  if (next === cur) {
+    if (phase !== state.phase) return state;
+    return progress > state.progress ? { ...state, progress } : state;
+  }
+  return { ...state, phase, progress };
+}
+
+function applyEvent(state: TranscriptionState, event: ProgressEvent): TranscriptionState {
+  switch (event.status) {
+    case "File uploaded":
+      return state.audioFileUrl === event.audioFileUrl ? state : { ...state, audioFileUrl: event.audioFileUrl };
+    case "Transcription started":
+    case "Transcription in progress":
+      return advance(state, "transcribing", transcribingValue(event.transcriptionProgress));
+    case "Transcription complete": {
+      const withText = { ...state, transcription: event.transcription, transcriptionTime: event.transcriptionTime };
+      return advance(withText, "startingCorrection", 100);
+    }
+    case "Correction started":
+    case "Correction in progress": {
+      const { phase, progress } = correctionPhase(event.correctionProgress);
+      return advance(state, phase, progress);
+    }
+    case "Correction complete": {
+      if (state.phase === "failed") return state;
+      return {
+        ...state,
+        rewrittenText: event.rewrittenText,
+        correctionTime: event.correctionTime,
+        characterCount: state.characterCount ?? countCharacters(event.rewrittenText),
+        phase: "complete",
+        progress: 100,
+        processing: false,
+        error: null,
+      };
+    }
+    case "Failed": {
+      if (state.phase === "complete" || state.phase === "failed") return state;
+      return {
+        ...state,
+        phase: "failed",
+        processing: false,
+        error: { code: event.error.code, message: event.error.message },
+      };
+    }
+    default:
+      return state;
+  }
+}
+
+/** A job's state as read from GET /api/transcriptions/{jobId}. */
+export function stateFromSnapshot(s: TranscriptionSnapshot): TranscriptionState {
+  const base: TranscriptionState = {
+    ...initialTranscriptionState,
+    jobId: s.jobId,
+    transcription: s.transcription,
+    transcriptionTime: s.transcriptionTime,
+    rewrittenText: s.rewrittenText,
+    correctionTime: s.correctionTime,
+    characterCount: s.status === "completed" ? s.characterCount : null,
+    audioFileUrl: s.audioFileUrl || null,
+    audioExpired: s.audioExpired,
+  };
+  switch (s.status) {
+    case "queued":
+      return { ...base, phase: "transcribing", processing: true, progress: UPLOAD_CAP };
+    case "transcribing":
+      return { ...base, phase: "transcribing", processing: true, progress: transcribingValue(s.transcriptionProgress) };
+    case "correcting":
+      return { ...base, processing: true, ...correctionPhase(s.correctionProgress) };
+    case "completed":
+      return {
+        ...base,
+        phase: "complete",
+        progress: 100,
+      };
+    case "failed":
+      return {
+        ...base,
+        phase: "failed",
+        progress: s.transcription !== null ? 100 : transcribingValue(s.transcriptionProgress),
+        error: s.error ?? { code: "INTERNAL" },
+      };
+  }
+}
+
+/** Merges a snapshot of the job on screen: the later phase wins, known texts are kept. */
+function mergeSnapshot(state: TranscriptionState, s: TranscriptionSnapshot): TranscriptionState {
+  const fresh = stateFromSnapshot(s);
+  const snapshotAhead =
+    RANK[fresh.phase] > RANK[state.phase] ||
+    (fresh.phase === state.phase && fresh.progress > state.progress) ||
+    // A failure reported by the server ends an unfinished job even when the UI thought it further along.
+    (fresh.phase === "failed" && state.phase !== "complete");
+  const stateAhead = !snapshotAhead && state.phase !== "idle" && state.phase !== "uploading";
+  const progressPart = stateAhead
+    ? { phase: state.phase, progress: state.progress, processing: state.processing, error: state.error }
+    : { phase: fresh.phase, progress: fresh.progress, processing: fresh.processing, error: fresh.error };
+  return {
+    ...state,
+    ...progressPart,
+    transcription: state.transcription ?? fresh.transcription,
+    transcriptionTime: state.transcriptionTime ?? fresh.transcriptionTime,
+    rewrittenText: state.rewrittenText ?? fresh.rewrittenText,
+    correctionTime: state.correctionTime ?? fresh.correctionTime,
+    characterCount: fresh.characterCount ?? state.characterCount,
+    audioFileUrl: state.audioFileUrl ?? fresh.audioFileUrl,
+    audioExpired: state.audioExpired || fresh.audioExpired,
+    pending: [],
+  };
+}
+
+export function transcriptionReducer(state: TranscriptionState, action: TranscriptionAction): TranscriptionState {
+  switch (action.type) {
+    case "reset":
+      return initialTranscriptionState;
+    case "uploadStart":
+      return { ...initialTranscriptionState, phase: "uploading", processing: true };
+    case "tick":
+      if (state.phase !== "uploading" || state.progress >= UPLOAD_CAP) return state;
+      return { ...state, progress: Math.min(UPLOAD_CAP, state.progress + UPLOAD_STEP) };
+    case "uploadAccepted": {
+      if (state.phase !== "uploading") return state;
+      let next: TranscriptionState = {
+        ...state,
+        jobId: action.jobId,
+        phase: "transcribing",
+        progress: UPLOAD_CAP,
+        pending: [],
+      };
+      for (const e of state.pending) if (e.jobId === action.jobId) next = applyEvent(next, e);
+      return next;
+    }
+    case "uploadFailed":
+      return { ...initialTranscriptionState, error: action.error };
+    case "event": {
+      const { event } = action;
+      if (state.jobId === null) {
+        if (state.phase !== "uploading") return state;
+        return { ...state, pending: [...state.pending, event].slice(-PENDING_MAX) };
+      }
+      return event.jobId === state.jobId ? applyEvent(state, event) : state;
+    }
+    case "snapshot":
+      if (action.snapshot.jobId !== state.jobId) {
+        // Another job's snapshot (loaded from the list or restored after a reload) replaces the screen,
+        // unless an upload is running.
+        return state.phase === "uploading" ? state : stateFromSnapshot(action.snapshot);
+      }
+      return mergeSnapshot(state, action.snapshot);
+    case "audioExpired":
+      return state.audioExpired ? state : { ...state, audioExpired: true };
+  }
+}
+
+/** Side effects an event asks of the screen (kept out of the reducer). */
+export interface EventEffects {
+  /** Transcription complete: the minutes were charged, refresh the usage query. */
+  refreshUsage: boolean;
+  /** Job finished (either way): refresh the recent-jobs list and read the final snapshot. */
+  finished: boolean;
+}
+
+export function effectsOf(event: ProgressEvent): EventEffects {
+  return {
+    refreshUsage: event.status === "Transcription complete",
+    finished: event.status === "Correction complete" || event.status === "Failed",
+  };
+}
