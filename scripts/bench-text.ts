@@ -14,14 +14,12 @@ const SOURCES: Record<string, { files: string[]; phrases: [string, string] }> = 
 const SIZES = [1_000, 10_000, 100_000];
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-/** The first `chars` characters of the sources repeated (cut at a line end when one is near). */
+/** Exactly `chars` characters: the sources, repeated as often as needed. */
 function textOf(files: string[], chars: number): string {
   const all = files.map((f) => readFileSync(path.join(DIR, f), "utf8")).join("\n\n");
   let text = "";
   while (charCount(text) < chars) text += `${all}\n\n`;
-  const cps = [...text].slice(0, chars).join("");
-  const nl = cps.lastIndexOf("\n");
-  return nl > chars * 0.95 ? cps.slice(0, nl) : cps;
+  return [...text].slice(0, chars).join("");
 }
 
 function median(xs: number[]): number {

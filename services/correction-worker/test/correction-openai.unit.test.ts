@@ -189,6 +189,11 @@ describe("openai engine", () => {
     expect(named).toContain('"Sarah:"');
     expect(named).toContain('"David:"');
     expect(named).toContain("blank line");
+    const ja = buildSystemPrompt(
+      input(fixture("japanese"), { interviewer: "山田", interviewee: "佐藤", interviewExample: "", language: "ja" }),
+    );
+    expect(ja).toContain('"山田："');
+    expect(ja).toContain('"佐藤："');
   });
 
   it("skips resumed sections and reports only the new ones", async () => {

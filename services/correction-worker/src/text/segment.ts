@@ -36,6 +36,33 @@ function segmenter(lang: string, granularity: "sentence" | "word"): Intl.Segment
   return s;
 }
 
+/**
+ * Pieces of at most about `max` UTF-16 units, cut at a line break, else after a sentence end, else at
+ * a space or clause mark. V8's segment iterator slows down quadratically on long strings (100,000
+ * characters take seconds), so long texts are segmented piece by piece; the cuts are where ICU would
+ * break anyway.
+ */
+export function pieces(text: string, max = 2000): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let from = 0;
+  while (text.length - from > max) {
+    const window = text.slice(from, from + max);
+    let cut = window.lastIndexOf("\n") + 1;
+    if (cut < max / 4) {
+      let best = -1;
+      for (const m of window.matchAll(/[.!?。！？]["'」』”)]*\s*/gu)) best = (m.index ?? 0) + m[0].length;
+      if (best < max / 4) for (const m of window.matchAll(/[\s、，,;；]+/gu)) best = (m.index ?? 0) + m[0].length;
+      cut = best >= max / 4 ? best : max;
+    }
+    // Never between the halves of a surrogate pair.
+    if (/[\uDC00-\uDFFF]/.test(text[from + cut] ?? "")) cut--;
+    out.push([from, from + cut]);
+    from += cut;
+  }
+  if (from < text.length) out.push([from, text.length]);
+  return out;
+}
+
 /** Abbreviations after which ICU would wrongly end a sentence ("Dr. Müller", "z. B.", "am 3. Mai"). */
 const ABBREVIATIONS: Record<string, RegExp> = {
   en: /(?:^|[\s(])(?:mr|mrs|ms|dr|prof|sr|jr|st|vs|e\.g|i\.e|inc|ltd|corp|no|fig|approx|dept|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.$/i,
@@ -55,16 +82,19 @@ export function splitSentences(text: string, lang: string, maxChars = MAX_SENTEN
   // ICU counts opening brackets and quotes as "Close" characters, so "…でした。「次…" would leave
   // the 「 on the first sentence: move such trailing openers to the start of the next sentence.
   const cuts: number[] = [];
-  for (const seg of segmenter(lang, "sentence").segment(text)) {
-    let end = seg.index + seg.segment.length;
-    if (end < text.length) {
-      let p = end;
-      while (p > seg.index && /\s/u.test(text[p - 1])) p--;
-      let q = p;
-      while (q > seg.index && /[\p{Ps}\p{Pi}「『“‘„]/u.test(text[q - 1])) q--;
-      if (q < p && q > seg.index) end = q;
+  for (const [pStart, pEnd] of pieces(text, 4000)) {
+    for (const seg of segmenter(lang, "sentence").segment(text.slice(pStart, pEnd))) {
+      const segStart = pStart + seg.index;
+      let end = segStart + seg.segment.length;
+      if (end < text.length) {
+        let p = end;
+        while (p > segStart && /\s/u.test(text[p - 1])) p--;
+        let q = p;
+        while (q > segStart && /[\p{Ps}\p{Pi}「『“‘„]/u.test(text[q - 1])) q--;
+        if (q < p && q > segStart) end = q;
+      }
+      cuts.push(end);
     }
-    cuts.push(end);
   }
   const raw: Span[] = [];
   let from = 0;
@@ -112,10 +142,7 @@ function splitLong(source: string, span: Span, lang: string, maxChars: number): 
   };
   let cuts = collect(/[,;:，、；：—–]\s*/gu);
   if (cuts.length === 0 || lang === "th") cuts = [...new Set([...cuts, ...collect(/\s+/gu)])].sort((a, b) => a - b);
-  if (cuts.length === 0) {
-    cuts = [];
-    for (const seg of segmenter(lang, "word").segment(t)) if (seg.index > 0) cuts.push(seg.index);
-  }
+  if (cuts.length === 0) cuts = wordBoundaries(t, lang).filter((b) => b > 0 && b < t.length);
   if (cuts.length === 0) {
     for (let i = maxChars; i < t.length; i += maxChars) cuts.push(i);
   }
@@ -159,16 +186,14 @@ export function isContentWord(norm: string, lang: string): boolean {
 /** Word tokens (ICU word boundaries, word-like segments only) with offsets relative to `offset`. */
 export function tokenize(text: string, lang: string, offset = 0): Token[] {
   const out: Token[] = [];
-  for (const seg of segmenter(lang, "word").segment(text)) {
-    if (!seg.isWordLike) continue;
-    const norm = seg.segment.normalize("NFKC").toLocaleLowerCase(lang);
-    out.push({
-      surface: seg.segment,
-      norm,
-      start: offset + seg.index,
-      end: offset + seg.index + seg.segment.length,
-      content: isContentWord(norm, lang),
-    });
+  const words = segmenter(lang, "word");
+  for (const [pStart, pEnd] of pieces(text)) {
+    for (const seg of words.segment(text.slice(pStart, pEnd))) {
+      if (!seg.isWordLike) continue;
+      const norm = seg.segment.normalize("NFKC").toLocaleLowerCase(lang);
+      const start = offset + pStart + seg.index;
+      out.push({ surface: seg.segment, norm, start, end: start + seg.segment.length, content: isContentWord(norm, lang) });
+    }
   }
   return out;
 }
@@ -176,8 +201,11 @@ export function tokenize(text: string, lang: string, offset = 0): Token[] {
 /** Word boundaries (UTF-16 offsets) inside a text: where it may be cut without splitting a word. */
 export function wordBoundaries(text: string, lang: string): number[] {
   const out: number[] = [0];
-  for (const seg of segmenter(lang, "word").segment(text)) {
-    if (seg.index > 0) out.push(seg.index);
+  for (const [pStart, pEnd] of pieces(text)) {
+    if (pStart > 0) out.push(pStart);
+    for (const seg of segmenter(lang, "word").segment(text.slice(pStart, pEnd))) {
+      if (seg.index > 0) out.push(pStart + seg.index);
+    }
   }
   out.push(text.length);
   return out;

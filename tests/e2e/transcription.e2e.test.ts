@@ -1,0 +1,94 @@
+/// <reference lib="dom" />
+import path from "node:path";
+import { jest } from "@jest/globals";
+import type { Browser } from "playwright-core";
+import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
+import type { ServiceProcess } from "../infra/service-process.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { startTestGateway, type TestGateway } from "../support/gateway.ts";
+import { createUser, startWorker } from "../support/pipeline.ts";
+
+jest.setTimeout(180_000);
+
+let t: TestGateway;
+let browser: Browser;
+const workers: ServiceProcess[] = [];
+beforeAll(async () => {
+  t = await startTestGateway({ fixedPort: true });
+  workers.push(await startWorker(t, "transcription-worker"), await startWorker(t, "correction-worker"));
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  for (const w of workers) w.child.kill("SIGTERM");
+  await t?.close();
+});
+
+it("uploads a recording, moves through the phases, shows both texts and plays the audio", async () => {
+  const user = await createUser(t);
+  await t.db.user.update({ where: { id: user.uid }, data: { passwordHash: await hashPassword("a long enough password") } });
+  const ctx = await browser.newContext({ locale: "en-US" });
+  const page = await ctx.newPage();
+  await page.goto(`${t.url}/en/login`);
+  await page.getByTestId("login-email").fill(user.email);
+  await page.getByTestId("login-password").fill("a long enough password");
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL(`${t.url}/en/transcription`);
+
+  // Record every phase the bar goes through.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as any).__phases = seen;
+    const poll = () => {
+      const el = document.querySelector('[data-testid="tx-progress"]');
+      const phase = el?.getAttribute("data-phase");
+      if (phase && seen.at(-1) !== phase) seen.push(phase);
+      requestAnimationFrame(poll);
+    };
+    poll();
+  });
+
+  await page.getByTestId("tx-file-input").setInputFiles(path.resolve(import.meta.dirname, "../fixtures/audio/interview-en.mp3"));
+  await page.getByTestId("tx-model").selectOption("meeting");
+  await page.getByTestId("tx-interviewer").fill("Anna");
+  await page.getByTestId("tx-interviewee").fill("Ben");
+  await page.getByTestId("tx-example").fill("Anna: question\nBen: answer");
+  expect(await page.getByTestId("tx-example-count").textContent()).toContain("26");
+  await page.getByTestId("tx-submit").click();
+  expect(await page.getByTestId("tx-submit").isDisabled()).toBe(true);
+
+  await page.getByTestId("tx-corrected").filter({ hasText: /Anna:|Ben:/ }).waitFor({ timeout: 150_000 });
+  const phases: string[] = await page.evaluate(() => (window as any).__phases);
+  expect(phases).toEqual(expect.arrayContaining(["uploading", "transcribing", "complete"]));
+  expect(phases.indexOf("uploading")).toBeLessThan(phases.indexOf("transcribing"));
+  expect(phases.indexOf("transcribing")).toBeLessThan(phases.indexOf("complete"));
+  expect(await page.getByTestId("tx-progress").getAttribute("data-value")).toBe("100");
+
+  const transcript = (await page.getByTestId("tx-transcript").textContent()) || (await page.getByTestId("tx-transcript").inputValue());
+  expect(transcript).toMatch(/started the business/);
+  expect(await page.getByTestId("tx-char-count").textContent()).toMatch(/\d/);
+  expect(await page.getByTestId("tx-transcription-time").textContent()).toMatch(/\d/);
+  expect(await page.getByTestId("tx-submit").isDisabled()).toBe(false);
+
+  // The player gets the audio (fetched with the bearer token) and plays.
+  const audio = page.getByTestId("tx-audio");
+  await audio.waitFor();
+  await page.waitForFunction(() => {
+    const a = document.querySelector('[data-testid="tx-audio"]') as HTMLAudioElement | null;
+    return !!a && a.readyState >= 1 && a.duration > 50;
+  });
+  const played = await page.evaluate(async () => {
+    const a = document.querySelector('[data-testid="tx-audio"]') as HTMLAudioElement;
+    a.muted = true;
+    await a.play();
+    await new Promise((r) => setTimeout(r, 700));
+    a.pause();
+    return a.currentTime;
+  });
+  expect(played).toBeGreaterThan(0.2);
+
+  // A reload restores the finished job from the snapshot call.
+  await page.reload();
+  await page.getByTestId("tx-corrected").filter({ hasText: /Anna:|Ben:/ }).waitFor();
+  await ctx.close();
+});
