@@ -1,10 +1,13 @@
 # syntax=docker/dockerfile:1
-# Gateway: HTTP API, WebSocket progress and the built web app; also runs the migrations
-# (`npm run db:migrate`, the compose `migrate` service). Build from the repository root:
+# Gateway: HTTP API, WebSocket progress and the built web app. Its image also runs the migration
+# Job/service (`npm run db:migrate`).
+# Build from the repository root:
 #   docker build -f infra/gateway.Dockerfile -t kikitori/gateway .
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# --- deps: install the whole workspace from the lockfile; postinstall generates the Prisma client.
+# --- deps: the whole workspace at the versions of package-lock.json; postinstall generates the Prisma
+# client. `npm install` rather than `npm ci`: the lock carries only the linux-x64 builds of
+# platform-split packages (Biome, SWC, esbuild), which `npm ci` refuses (see README, "The two commands").
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 ENV CHECKPOINT_DISABLE=1 PRISMA_SCHEMA_ENGINE_BINARY=/bin/false npm_config_update_notifier=false
@@ -16,19 +19,25 @@ COPY services/transcription-worker/package.json services/transcription-worker/
 COPY services/correction-worker/package.json services/correction-worker/
 COPY services/billing/package.json services/billing/
 COPY web/package.json web/
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 
-# --- build: sources, then drop dev dependencies (tsx, the TypeScript loader the services run with, is a runtime dependency).
+# --- build: sources, then drop dev dependencies (tsx, the TypeScript loader the services run with, is a
+# runtime dependency). infra/wait-for-migrations.ts is the init step of the Kubernetes pods.
 FROM deps AS build
 COPY tsconfig.base.json tsconfig.json ./
 COPY scripts ./scripts
+COPY infra/wait-for-migrations.ts ./infra/
 COPY services ./services
 COPY web ./web
 RUN npm run build -w web
 RUN npm prune --omit=dev --no-audit --no-fund && rm -rf /root/.npm
 
-# --- runtime: code owned by root (read-only for the app), process runs as `node`.
+# --- runtime: code owned by root (read-only for the app), process runs as `node` (uid 1000).
 FROM ${NODE_IMAGE} AS runtime
+# ffmpeg/ffprobe check and measure uploads (Debian's build; the npm binaries are x64-only).
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ffmpeg \
+  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 WEB_DIST_DIR=web/dist MAIL_DIR=/app/var/mail
 WORKDIR /app
 COPY --from=build /app /app

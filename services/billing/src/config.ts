@@ -1,18 +1,115 @@
-import { commonEnv, envInt, parseConfig } from "@kikitori/shared/server";
+import { readFileSync } from "node:fs";
+import { commonEnv, deriveInternalToken, envInt, parseConfig, quotasFromConfig } from "@kikitori/shared/server";
 import { z } from "zod";
+import { type Pricing, parseLanguageCurrency, priceTableFrom } from "./pricing.ts";
 
-export const billingEnv = z.object({
-  ...commonEnv,
-  /** Port and interface of the ops server (/healthz, /readyz, /metrics). */
-  OPS_HOST: z.string().default("0.0.0.0"),
-  OPS_PORT: envInt(3103, 0, 65535),
-  /** Jobs processed at once on the billing queue. */
-  WORKER_CONCURRENCY: envInt(1, 1, 16),
-  /** How often the maintenance sweep (usage resets, scheduled plan changes) runs; default hourly. */
-  BILLING_SWEEP_EVERY_MS: envInt(3_600_000, 1_000),
-  /** Longest a graceful shutdown may take. */
-  SHUTDOWN_TIMEOUT_MS: envInt(30_000, 1_000),
-});
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+/** Default monthly prices (major units); PRICE_<CURRENCY>_<PLAN> adds or overrides any currency. */
+export const DEFAULT_PRICES: Record<string, string> = {
+  PRICE_USD_STANDARD: "15",
+  PRICE_USD_PREMIUM: "30",
+  PRICE_JPY_STANDARD: "1980",
+  PRICE_JPY_PREMIUM: "3980",
+};
+
+export const billingEnv = z
+  .looseObject({
+    ...commonEnv,
+    /** Interface and port of the billing HTTP server: the internal API, /healthz, /readyz, /metrics. */
+    OPS_HOST: z.string().default("0.0.0.0"),
+    OPS_PORT: envInt(3103, 0, 65535),
+    /** Jobs processed at once on the billing queue. */
+    WORKER_CONCURRENCY: envInt(1, 1, 16),
+    /** How often the maintenance sweep (resets, scheduled plan changes, renewals) runs; default hourly. */
+    BILLING_SWEEP_EVERY_MS: envInt(3_600_000, 1_000),
+    /** Longest a graceful shutdown may take. */
+    SHUTDOWN_TIMEOUT_MS: envInt(30_000, 1_000),
+    /** Card provider: `local` (embedded, behaves like Stripe's test cards) or `stripe`. */
+    PAYMENT_PROVIDER: z.enum(["local", "stripe"]).default("local"),
+    STRIPE_SECRET_KEY: optional,
+    STRIPE_PUBLISHABLE_KEY: optional,
+    STRIPE_WEBHOOK_SECRET: optional,
+    /** Only for tests against a Stripe stand-in: API host, port and protocol. */
+    STRIPE_API_HOST: optional,
+    STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    STRIPE_API_PROTOCOL: z.enum(["http", "https"]).optional(),
+    /** Accepted age of a webhook signature's timestamp. */
+    STRIPE_WEBHOOK_TOLERANCE_SECONDS: envInt(300, 1, 86_400),
+    /** Interface language → currency; other languages pay in DEFAULT_CURRENCY. */
+    LANGUAGE_CURRENCY: z.string().default("ja:JPY"),
+    DEFAULT_CURRENCY: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .default("USD"),
+    /** How long a request waits for a concurrent identical payment to finish before 409 PAYMENT_IN_PROGRESS. */
+    PAYMENT_WAIT_MS: envInt(15_000, 0, 120_000),
+    /** Shared secret the gateway sends in x-internal-token (default: derived from JWT_SECRET; see ADR 0006). */
+    INTERNAL_TOKEN: optional,
+    JWT_SECRET: optional,
+    JWT_SECRET_FILE: optional,
+  })
+  .transform((c, ctx) => {
+    let pricing: Pricing;
+    try {
+      const prices = priceTableFrom(c, DEFAULT_PRICES);
+      const languageCurrency = parseLanguageCurrency(c.LANGUAGE_CURRENCY);
+      for (const cur of [c.DEFAULT_CURRENCY, ...Object.values(languageCurrency)]) {
+        if (!prices[cur]) throw new Error(`no prices for ${cur}: set PRICE_${cur}_STANDARD and PRICE_${cur}_PREMIUM`);
+      }
+      pricing = { prices, languageCurrency, defaultCurrency: c.DEFAULT_CURRENCY };
+    } catch (err) {
+      ctx.addIssue({ code: "custom", path: ["PRICE_*"], message: (err as Error).message });
+      return z.NEVER;
+    }
+    if (c.PAYMENT_PROVIDER === "stripe") {
+      for (const key of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
+        if (!c[key]) ctx.addIssue({ code: "custom", path: [key], message: "required with PAYMENT_PROVIDER=stripe" });
+      }
+    }
+    let internalToken = c.INTERNAL_TOKEN;
+    if (!internalToken) {
+      let secret = c.JWT_SECRET;
+      if (!secret && c.JWT_SECRET_FILE) {
+        try {
+          secret = readFileSync(c.JWT_SECRET_FILE, "utf8").trim();
+        } catch (err) {
+          ctx.addIssue({ code: "custom", path: ["JWT_SECRET_FILE"], message: `cannot read: ${(err as Error).message}` });
+        }
+      }
+      if (secret) internalToken = deriveInternalToken(secret);
+    }
+    return {
+      NODE_ENV: c.NODE_ENV,
+      LOG_LEVEL: c.LOG_LEVEL,
+      DATABASE_URL: c.DATABASE_URL,
+      REDIS_URL: c.REDIS_URL,
+      REDIS_PREFIX: c.REDIS_PREFIX,
+      OPS_HOST: c.OPS_HOST,
+      OPS_PORT: c.OPS_PORT,
+      WORKER_CONCURRENCY: c.WORKER_CONCURRENCY,
+      BILLING_SWEEP_EVERY_MS: c.BILLING_SWEEP_EVERY_MS,
+      SHUTDOWN_TIMEOUT_MS: c.SHUTDOWN_TIMEOUT_MS,
+      PAYMENT_PROVIDER: c.PAYMENT_PROVIDER,
+      PAYMENT_WAIT_MS: c.PAYMENT_WAIT_MS,
+      stripe: {
+        secretKey: c.STRIPE_SECRET_KEY ?? "",
+        publishableKey: c.STRIPE_PUBLISHABLE_KEY ?? "",
+        webhookSecret: c.STRIPE_WEBHOOK_SECRET ?? "",
+        host: c.STRIPE_API_HOST,
+        port: c.STRIPE_API_PORT,
+        protocol: c.STRIPE_API_PROTOCOL,
+        toleranceSeconds: c.STRIPE_WEBHOOK_TOLERANCE_SECONDS,
+      },
+      pricing,
+      quotas: quotasFromConfig(c),
+      /** undefined: the internal API trusts its network (no token configured anywhere). */
+      internalToken,
+    };
+  });
 
 export type BillingConfig = z.infer<typeof billingEnv>;
 

@@ -14,7 +14,7 @@ describe("processMaintenance", () => {
     );
     await expect(
       processMaintenance(
-        { db: db as never, logger: createLogger("test", "silent"), now: () => new Date() },
+        { db: db as never, billing: db as never, logger: createLogger("test", "silent"), now: () => new Date() },
         { id: "1", name: "x", data: { kind: "something-else" }, attemptsMade: 0, opts: {} },
       ),
     ).rejects.toMatchObject({ name: "UnrecoverableError", code: "VALIDATION_FAILED" });

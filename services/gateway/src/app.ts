@@ -12,7 +12,7 @@ import { AppError, MAX_UPLOAD_BYTES } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { pingDb } from "@kikitori/shared/db";
 import { type Logger, type ObjectStore, pingRedis, type Redis } from "@kikitori/shared/server";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from "fastify";
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -27,6 +27,7 @@ import { TokenSigner } from "./auth/tokens.ts";
 import type { GatewayConfig } from "./config.ts";
 import { installErrorHandler } from "./errors.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import { billingRoutes } from "./routes/billing.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { textRoutes } from "./routes/text.ts";
 import { transcriptionRoutes } from "./routes/transcriptions.ts";
@@ -63,7 +64,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     trustProxy: config.TRUST_PROXY,
     requestIdHeader: "x-request-id",
-    requestIdLogLabel: "correlationId",
+    logController: new LogController({ requestIdLogLabel: "correlationId" }),
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
@@ -163,7 +164,14 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     emailLimiter: new EmailRateLimiter(deps.redis, config.REDIS_PREFIX, config.RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN),
     perIpPerMinute: config.RATE_LIMIT_AUTH_PER_IP_PER_MINUTE,
   });
-  await app.register(usageRoutes, { prefix: "/api", db: deps.db, signer, quotas: config.quotas });
+  await app.register(usageRoutes, { prefix: "/api", db: deps.db, signer, quotas: config.quotas, now: deps.now });
+  await app.register(billingRoutes, {
+    prefix: "/api",
+    signer,
+    billingUrl: config.BILLING_URL,
+    internalToken: config.INTERNAL_TOKEN,
+    timeoutMs: config.BILLING_TIMEOUT_MS,
+  });
   await app.register(textRoutes, {
     prefix: "/api",
     db: deps.db,

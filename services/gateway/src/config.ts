@@ -1,6 +1,13 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { commonEnv, envBool, envInt, parseConfig, quotasFromConfig } from "@kikitori/shared/server";
+import {
+  commonEnv,
+  deriveInternalToken,
+  envBool,
+  envInt,
+  parseConfig,
+  quotasFromConfig,
+} from "@kikitori/shared/server";
 import { z } from "zod";
 
 const optionalUrl = z
@@ -42,6 +49,12 @@ export const gatewayEnv = z
     AUDIO_RETENTION_DAYS: envInt(7, 1, 3650),
     /** Where uploads are spooled while they are checked (default: the OS temp dir). */
     UPLOAD_TMP_DIR: z.string().default(os.tmpdir()),
+    /** The billing service's internal API (plans, plan changes, payments, webhooks). */
+    BILLING_URL: z.url().default("http://127.0.0.1:3103"),
+    /** How long a forwarded billing call may take (a payment talks to the card provider). */
+    BILLING_TIMEOUT_MS: envInt(45_000, 1_000),
+    /** Shared secret for gateway → billing calls; default: derived from the JWT secret. */
+    INTERNAL_TOKEN: z.string().optional(),
   })
   .transform((c, ctx) => {
     let secret = c.JWT_SECRET;
@@ -72,6 +85,8 @@ export const gatewayEnv = z
       TERMS_URL: c.TERMS_URL ?? `${pub}/terms.html`,
       PRIVACY_URL: c.PRIVACY_URL ?? `${pub}/privacy.html`,
       quotas: quotasFromConfig(c),
+      BILLING_URL: c.BILLING_URL.replace(/\/$/, ""),
+      INTERNAL_TOKEN: c.INTERNAL_TOKEN || deriveInternalToken(secret),
     };
   });
 

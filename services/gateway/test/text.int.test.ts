@@ -2,9 +2,9 @@
 // and charged only for results (also under a 50-call race), the worker behind BullMQ, failures and
 // time-outs giving the quota back, and the handler's idempotency.
 import { randomUUID } from "node:crypto";
-import { jest } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { jest } from "@jest/globals";
 import { addMonthsAnchored, charCount, QUEUES } from "@kikitori/shared";
 import {
   createLogger,
@@ -15,11 +15,10 @@ import {
   TEXT_RUN_STATUS,
   textInputKey,
 } from "@kikitori/shared/server";
-import type { Worker } from "bullmq";
+import { api, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { createTextProcessor, processTextJob } from "../../correction-worker/src/handlers/text.ts";
 import type { SummaryInput, TextEngine, TitlesInput } from "../../correction-worker/src/text/engine.ts";
 import { OfflineTextEngine } from "../../correction-worker/src/text/offline.ts";
-import { api, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { loadGatewayConfig } from "../src/config.ts";
 
 jest.setTimeout(60_000);
@@ -37,7 +36,7 @@ class TestEngine implements TextEngine {
   private async gate(): Promise<void> {
     this.calls++;
     if (this.mode === "fail") throw new Error("model exploded");
-    if (this.mode === "slow") await new Promise((r) => setTimeout(r, 3500));
+    if (this.mode === "slow") await new Promise((r) => setTimeout(r, 5500));
   }
   async summarize(input: SummaryInput) {
     await this.gate();
@@ -50,13 +49,13 @@ class TestEngine implements TextEngine {
 }
 
 let t: TestGateway;
-let worker: Worker;
+let worker: { close(): Promise<void>; waitUntilReady(): Promise<unknown> };
 let workerRedis: ReturnType<typeof createRedis>;
 const engine = new TestEngine();
 let store: ReturnType<typeof createObjectStore>;
 
 beforeAll(async () => {
-  t = await startTestGateway({ env: { TEXT_JOB_TIMEOUT_MS: "2000" } });
+  t = await startTestGateway({ env: { TEXT_JOB_TIMEOUT_MS: "4000" } });
   const cfg = loadGatewayConfig(t.env);
   store = createObjectStore(cfg);
   workerRedis = createRedis(cfg.REDIS_URL, "worker");
@@ -118,6 +117,15 @@ const titlesBody = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+it("both calls are in the OpenAPI document", async () => {
+  const doc = await api(t.url, "GET", "/api/docs/json");
+  expect(doc.status).toBe(200);
+  expect(Object.keys(doc.body.paths)).toEqual(
+    expect.arrayContaining(["/api/summary/summarize", "/api/generate-titles-and-headings"]),
+  );
+  expect(doc.body.paths["/api/summary/summarize"].post.responses).toHaveProperty("402");
+});
+
 describe("authentication", () => {
   it("requires a bearer token and the token's own uid", async () => {
     const none = await api(t.url, "POST", "/api/summary/summarize", { body: summaryBody() });
@@ -142,7 +150,11 @@ describe("validation: one code per rule, nothing charged", () => {
     ["no required phrase", { requiredPhrases: ["", " "] }, "REQUIRED_PHRASES_MISSING"],
     ["one non-empty required phrase", { requiredPhrases: ["Paris", "  ", ""] }, "REQUIRED_PHRASES_MISSING"],
     ["the same phrase twice", { requiredPhrases: ["Paris", " Paris "] }, "REQUIRED_PHRASES_MISSING"],
-    ["too many phrases", { requiredPhrases: Array.from({ length: 21 }, (_, i) => `p${i}`) }, "REQUIRED_PHRASES_TOO_MANY"],
+    [
+      "too many phrases",
+      { requiredPhrases: Array.from({ length: 21 }, (_, i) => `p${i}`) },
+      "REQUIRED_PHRASES_TOO_MANY",
+    ],
     ["a phrase over 200 characters", { requiredPhrases: ["Paris", "x".repeat(201)] }, "REQUIRED_PHRASE_TOO_LONG"],
     [
       "phrases longer than the summary",
@@ -183,7 +195,10 @@ describe("validation: one code per rule, nothing charged", () => {
 
   it("wrong types are VALIDATION_FAILED", async () => {
     const { token } = await createUser();
-    const r = await api(t.url, "POST", "/api/summary/summarize", { token, body: summaryBody({ desiredLength: "3002" }) });
+    const r = await api(t.url, "POST", "/api/summary/summarize", {
+      token,
+      body: summaryBody({ desiredLength: "3002" }),
+    });
     expect([r.status, r.body.error.code]).toEqual([400, "VALIDATION_FAILED"]);
   });
 });
@@ -200,7 +215,12 @@ describe("generation through the worker", () => {
     expect(charCount(summary)).toBeLessThanOrEqual(1320);
     expect(await used(uid)).toEqual({ summaries: 1, titles: 0 });
     const run = await t.db.textRun.findFirstOrThrow({ where: { userId: uid } });
-    expect(run).toMatchObject({ kind: "summary", status: "succeeded", engine: "offline", inputChars: charCount(article) });
+    expect(run).toMatchObject({
+      kind: "summary",
+      status: "succeeded",
+      engine: "offline",
+      inputChars: charCount(article),
+    });
     expect(run.result).toEqual({ summary });
     expect(await store.stat(textInputKey(uid, run.id))).not.toBeNull();
   });
@@ -264,13 +284,17 @@ describe("quota race", () => {
     for (const r of results.filter((x) => x.status === 402)) expect(r.body.error.code).toBe("QUOTA_EXCEEDED");
     expect(await used(uid)).toEqual({ summaries: 3, titles: 0 });
     expect(await t.db.textRun.count({ where: { userId: uid, status: "succeeded" } })).toBe(3);
-    console.log(`quota race: 50 calls, ${statuses.filter((s) => s === 200).length} × 200 in ${Date.now() - started} ms`);
+    console.log(
+      `quota race: 50 calls, ${statuses.filter((s) => s === 200).length} × 200 in ${Date.now() - started} ms`,
+    );
   });
 
   it("50 concurrent title calls with 3 left: exactly 3 succeed", async () => {
     const { uid, token } = await createUser();
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => api(t.url, "POST", "/api/generate-titles-and-headings", { token, body: titlesBody() })),
+      Array.from({ length: 50 }, () =>
+        api(t.url, "POST", "/api/generate-titles-and-headings", { token, body: titlesBody() }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     expect(results.filter((r) => r.status === 402 && r.body.error.code === "QUOTA_EXCEEDED")).toHaveLength(47);
@@ -301,13 +325,16 @@ describe("the text job handler", () => {
 
   it("refuses a payload that does not fit, without retrying", async () => {
     await expect(
-      processTextJob({ db: t.db, store, engine, logger: createLogger("t", "silent") }, {
-        id: "x",
-        name: "summary",
-        data: { runId: "not-a-uuid" },
-        attemptsMade: 0,
-        opts: { attempts: 2 },
-      }),
+      processTextJob(
+        { db: t.db, store, engine, logger: createLogger("t", "silent") },
+        {
+          id: "x",
+          name: "summary",
+          data: { runId: "not-a-uuid" },
+          attemptsMade: 0,
+          opts: { attempts: 2 },
+        },
+      ),
     ).rejects.toMatchObject({ name: "UnrecoverableError" });
   });
 });

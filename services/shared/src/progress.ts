@@ -13,7 +13,11 @@ export const PROGRESS_STATUSES = [
   "Failed",
 ] as const;
 
-const base = { jobId: z.string() };
+/**
+ * `correlationId` (optional, added by the gateway from the envelope) is the id of the upload request
+ * that started the job: it is in every log line of the upload, of both jobs and of this message.
+ */
+const base = { jobId: z.string(), correlationId: z.string().optional() };
 const pct = z.number().min(0).max(100);
 
 export const progressEventSchema = z.discriminatedUnion("status", [

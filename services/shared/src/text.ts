@@ -36,7 +36,10 @@ export const titlesBodySchema = z.object({
   originalText: z.string(),
   numHeadingsPerArticle: z.number().int(),
   numTitles: z.number().int(),
-  customPrompt: z.string().nullish().transform((v) => v ?? ""),
+  customPrompt: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ""),
   language: z.string().max(8).optional(),
 });
 export type TitlesBody = z.infer<typeof titlesBodySchema>;
@@ -112,7 +115,11 @@ export function checkSummaryRequest(b: {
       details: { max: TEXT_INPUT_MAX, actual: textChars },
     };
   }
-  if (!Number.isInteger(b.desiredLength) || b.desiredLength < SUMMARY_LENGTH_MIN || b.desiredLength > SUMMARY_LENGTH_MAX) {
+  if (
+    !Number.isInteger(b.desiredLength) ||
+    b.desiredLength < SUMMARY_LENGTH_MIN ||
+    b.desiredLength > SUMMARY_LENGTH_MAX
+  ) {
     return {
       code: "DESIRED_LENGTH_OUT_OF_RANGE",
       message: `The desired length must be between ${SUMMARY_LENGTH_MIN} and ${SUMMARY_LENGTH_MAX} characters.`,

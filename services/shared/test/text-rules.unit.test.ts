@@ -29,7 +29,10 @@ describe("summary rules", () => {
     [{ requiredPhrases: [] }, "REQUIRED_PHRASES_MISSING"],
     [{ requiredPhrases: Array.from({ length: 21 }, (_, i) => `p${i}`) }, "REQUIRED_PHRASES_TOO_MANY"],
     [{ requiredPhrases: ["alpha", "b".repeat(201)] }, "REQUIRED_PHRASE_TOO_LONG"],
-    [{ desiredLength: 1000, requiredPhrases: Array.from({ length: 6 }, (_, i) => `${i}`.repeat(180)) }, "REQUIRED_PHRASES_EXCEED_LENGTH"],
+    [
+      { desiredLength: 1000, requiredPhrases: Array.from({ length: 6 }, (_, i) => `${i}`.repeat(180)) },
+      "REQUIRED_PHRASES_EXCEED_LENGTH",
+    ],
   ])("%j → %s", (over, expected) => {
     expect(code(checkSummaryRequest({ ...ok, ...over }))).toBe(expected);
     expect(ERROR_CODES[expected as keyof typeof ERROR_CODES]).toBe(400);

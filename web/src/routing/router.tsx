@@ -7,7 +7,8 @@ import { PasswordResetConfirmPage } from "../pages/PasswordResetConfirmPage.tsx"
 import { PasswordResetPage } from "../pages/PasswordResetPage.tsx";
 import { RegisterPage } from "../pages/RegisterPage.tsx";
 import { RouteErrorPage } from "../pages/RouteErrorPage.tsx";
-import { SummaryPage, TitleHeaderGeneratorPage } from "../pages/ToolPages.tsx";
+import { SummaryPage } from "../pages/SummaryPage.tsx";
+import { TitlesPage } from "../pages/TitlesPage.tsx";
 import { TranscriptionPage } from "../pages/TranscriptionPage.tsx";
 import { UpgradePlanPage } from "../pages/UpgradePlanPage.tsx";
 import { VerifyEmailPage } from "../pages/VerifyEmailPage.tsx";
@@ -35,7 +36,7 @@ export const router = createBrowserRouter([
         children: [
           { path: ROUTES.transcription, element: <TranscriptionPage /> },
           { path: ROUTES.summary, element: <SummaryPage /> },
-          { path: ROUTES.titles, element: <TitleHeaderGeneratorPage /> },
+          { path: ROUTES.titles, element: <TitlesPage /> },
           { path: ROUTES.login, element: <LoginPage /> },
           { path: ROUTES.register, element: <RegisterPage /> },
           { path: ROUTES.passwordReset, element: <PasswordResetPage /> },

@@ -96,7 +96,10 @@ export async function processTextJob(deps: TextDeps, job: JobLike<unknown>): Pro
 }
 
 function invalidInput(err: Error): AppError {
-  return new AppError("VALIDATION_FAILED", "The stored input of the run is not valid", { retryable: false, cause: err });
+  return new AppError("VALIDATION_FAILED", "The stored input of the run is not valid", {
+    retryable: false,
+    cause: err,
+  });
 }
 
 export function createTextProcessor(deps: TextDeps): (job: JobLike<unknown>) => Promise<TextResult> {

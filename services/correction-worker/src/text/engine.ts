@@ -2,8 +2,9 @@
  * The text engine port: summary and title/heading generation behind one interface, so the worker
  * does not care whether a model is involved. Chosen by config (TEXT_ENGINE=offline|openai).
  */
-import type { z } from "zod";
+
 import type { summaryInputSchema, titlesInputSchema } from "@kikitori/shared";
+import type { z } from "zod";
 
 export type SummaryInput = z.infer<typeof summaryInputSchema>;
 export type TitlesInput = z.infer<typeof titlesInputSchema>;

@@ -26,6 +26,8 @@ export interface KeyPhraseOptions {
    * from the whole (a block may hold a label only once).
    */
   context?: string;
+  /** Word frequencies of the whole document (from documentWordFreq), when already counted. */
+  wordFreq?: ReadonlyMap<string, number>;
 }
 
 const LABEL_AT_LINE_START = /^([^\n:：]{1,40}?)[:：][ \t\u3000]*/gmu;
@@ -58,8 +60,24 @@ function phraseToken(t: Token, lang: string): boolean {
 function foldWord(norm: string, lang: string): string {
   if (lang !== "en" || norm.length <= 3) return norm;
   if (norm.endsWith("ies") && norm.length > 4) return `${norm.slice(0, -3)}y`;
-  if (norm.endsWith("s") && !norm.endsWith("ss") && !norm.endsWith("us") && !norm.endsWith("is")) return norm.slice(0, -1);
+  if (norm.endsWith("s") && !norm.endsWith("ss") && !norm.endsWith("us") && !norm.endsWith("is"))
+    return norm.slice(0, -1);
   return norm;
+}
+
+function countWords(tokens: readonly Token[], lang: string): Map<string, number> {
+  const freq = new Map<string, number>();
+  for (const t of tokens) {
+    if (!t.content) continue;
+    const w = foldWord(t.norm, lang);
+    freq.set(w, (freq.get(w) ?? 0) + 1);
+  }
+  return freq;
+}
+
+/** How often each content word occurs in the document (the weights of keyPhrases). */
+export function documentWordFreq(text: string, lang: string): Map<string, number> {
+  return countWords(tokenize(text, lang), lang);
 }
 
 /** All candidate phrases of the text, best first (overlapping candidates included). */
@@ -83,14 +101,12 @@ export function keyPhrases(text: string, lang: string, opts: KeyPhraseOptions = 
   const tokens = tokenize(text, lang).filter((t) => !inSkip(t.start));
 
   // Word weights come from the whole document, so a block's phrases rank by what matters overall.
-  const wordFreq = new Map<string, number>();
-  const weightTokens = context === text ? tokens : tokenize(context, lang);
-  for (const t of weightTokens) if (t.content) {
-    const w = foldWord(t.norm, lang);
-    wordFreq.set(w, (wordFreq.get(w) ?? 0) + 1);
-  }
+  const wordFreq = opts.wordFreq ?? countWords(context === text ? tokens : tokenize(context, lang), lang);
 
-  const candidates = new Map<string, { words: string[]; count: number; firstAt: number; surfaces: Map<string, number> }>();
+  const candidates = new Map<
+    string,
+    { words: string[]; count: number; firstAt: number; surfaces: Map<string, number> }
+  >();
   const add = (r: Token[]) => {
     const surface = text.slice(r[0].start, r[r.length - 1].end);
     const chars = [...surface].length;
@@ -162,7 +178,11 @@ export function keyPhrases(text: string, lang: string, opts: KeyPhraseOptions = 
 }
 
 /** The best `limit` phrases, leaving out any that is part of (or contains) one already taken. */
-export function topKeyPhrases(phrases: readonly KeyPhrase[], limit: number, exclude: Iterable<string> = []): KeyPhrase[] {
+export function topKeyPhrases(
+  phrases: readonly KeyPhrase[],
+  limit: number,
+  exclude: Iterable<string> = [],
+): KeyPhrase[] {
   const taken: KeyPhrase[] = [];
   const excluded = [...exclude];
   for (const p of phrases) {

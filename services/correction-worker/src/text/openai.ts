@@ -105,9 +105,7 @@ export class OpenAiTextEngine implements TextEngine {
     const lines = textLines(input.text);
     const blocks = headingBlocks(lines.length, input.numHeadings);
     const size = blocks.length ? blocks[0].end - blocks[0].start : 0;
-    const blockText = blocks
-      .map((b, i) => `[Block ${i + 1}]\n${lines.slice(b.start, b.end).join("\n")}`)
-      .join("\n\n");
+    const blockText = blocks.map((b, i) => `[Block ${i + 1}]\n${lines.slice(b.start, b.end).join("\n")}`).join("\n\n");
     const custom = input.customPrompt.trim();
     const messages: ChatCompletionMessageParam[] = [
       {
@@ -141,7 +139,8 @@ export class OpenAiTextEngine implements TextEngine {
       (json) => {
         const titles = Array.isArray(json.titles) ? json.titles.map((t) => String(t).trim()) : null;
         const headings = Array.isArray(json.headings) ? json.headings.map((h) => String(h).trim()) : null;
-        if (!titles || !headings) return { value: null, problems: ['The answer needs "titles" and "headings" arrays.'] };
+        if (!titles || !headings)
+          return { value: null, problems: ['The answer needs "titles" and "headings" arrays.'] };
         const value = { titles, headings };
         return { value, problems: checkTitles(value, input).map(describeFailure) };
       },
@@ -192,7 +191,10 @@ export class OpenAiTextEngine implements TextEngine {
         model: this.opts.model,
         messages,
         temperature: 0.3,
-        response_format: { type: "json_schema", json_schema: { name, strict: true, schema: schema as Record<string, unknown> } },
+        response_format: {
+          type: "json_schema",
+          json_schema: { name, strict: true, schema: schema as Record<string, unknown> },
+        },
       });
       const choice = res.choices[0];
       if (choice?.message?.refusal) {
@@ -203,7 +205,8 @@ export class OpenAiTextEngine implements TextEngine {
       if (err instanceof AppError) throw err;
       // Bad requests and credentials will not get better by retrying; rate limits, 5xx and network faults may.
       const status = err instanceof OpenAI.APIError ? err.status : undefined;
-      const permanent = status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429;
+      const permanent =
+        status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429;
       throw new AppError("GENERATION_FAILED", "The language model could not be reached.", {
         retryable: !permanent,
         cause: err,

@@ -114,7 +114,8 @@ export function splitSentences(text: string, lang: string, maxChars = MAX_SENTEN
     const prev = merged[merged.length - 1];
     const gap = prev ? text.slice(prev.end, span.start) : "";
     const joinable = prev && !gap.includes("\n");
-    const prevEndsShort = prev && ((abbr?.test(prev.text) ?? false) || (/^\p{Script=Latin}/u.test(prev.text) && INITIAL.test(prev.text)));
+    const prevEndsShort =
+      prev && ((abbr?.test(prev.text) ?? false) || (/^\p{Script=Latin}/u.test(prev.text) && INITIAL.test(prev.text)));
     // A span with no letter or digit (a lone "…" or "—") belongs to the sentence before it.
     const noWords = !/[\p{L}\p{N}]/u.test(span.text);
     if (prev && joinable && (prevEndsShort || noWords)) {
@@ -183,6 +184,16 @@ export function isContentWord(norm: string, lang: string): boolean {
   return true;
 }
 
+const ASCII = /^[\x20-\x7e]*$/;
+const LOCALE_CASE = new Set(["tr", "az", "lt"]);
+
+/** The form words are compared by: NFKC (full-width letters, compatibility forms) and lower case. */
+export function normWord(word: string, lang: string): string {
+  if (ASCII.test(word)) return word.toLowerCase();
+  const nfkc = word.normalize("NFKC");
+  return LOCALE_CASE.has(lang) ? nfkc.toLocaleLowerCase(lang) : nfkc.toLowerCase();
+}
+
 /** Word tokens (ICU word boundaries, word-like segments only) with offsets relative to `offset`. */
 export function tokenize(text: string, lang: string, offset = 0): Token[] {
   const out: Token[] = [];
@@ -190,9 +201,15 @@ export function tokenize(text: string, lang: string, offset = 0): Token[] {
   for (const [pStart, pEnd] of pieces(text)) {
     for (const seg of words.segment(text.slice(pStart, pEnd))) {
       if (!seg.isWordLike) continue;
-      const norm = seg.segment.normalize("NFKC").toLocaleLowerCase(lang);
+      const norm = normWord(seg.segment, lang);
       const start = offset + pStart + seg.index;
-      out.push({ surface: seg.segment, norm, start, end: start + seg.segment.length, content: isContentWord(norm, lang) });
+      out.push({
+        surface: seg.segment,
+        norm,
+        start,
+        end: start + seg.segment.length,
+        content: isContentWord(norm, lang),
+      });
     }
   }
   return out;

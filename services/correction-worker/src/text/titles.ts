@@ -6,7 +6,7 @@
  * terms (put into the titles), and the styles "question", "short" and "list/numbered".
  */
 import { charCount, headingBlocks, textLines } from "@kikitori/shared";
-import { type KeyPhrase, keyPhrases, overlaps, topKeyPhrases } from "./keyphrases.ts";
+import { documentWordFreq, type KeyPhrase, keyPhrases, overlaps, topKeyPhrases } from "./keyphrases.ts";
 import { detectLanguage, isSpaceless } from "./lang.ts";
 import { speakerLabels, splitSentences, tokenize, wordBoundaries } from "./segment.ts";
 
@@ -67,7 +67,12 @@ const PATTERNS: Record<string, Patterns> = {
       "{A} or {B}?",
     ],
     short: ["{A}", "{A} and {B}", "On {A}", "{A}, {B}"],
-    list: ["{N} things to know about {A}", "{N} takeaways on {A} and {B}", "{A}: {N} key points", "{N} lessons from {A}"],
+    list: [
+      "{N} things to know about {A}",
+      "{N} takeaways on {A} and {B}",
+      "{A}: {N} key points",
+      "{N} lessons from {A}",
+    ],
     interview: ["{G} on {A}", "{G} on {A} and {B}", "In conversation with {G}: {A}"],
     meeting: ["Meeting notes: {A} and {B}", "{A}, {B}, {C}: decisions and next steps"],
     pair: "{A} and {B}",
@@ -138,13 +143,15 @@ const GENERIC: Patterns = {
 
 const INTERVIEWER =
   /^(?:interviewer|interview|host|moderator|question|q|a|answer|frage|antwort|f|interviewerin|聞き手|インタビュアー|司会|質問|记者|主持人|问|答|采访者)$/iu;
-const MEETING = /(?:attendees|agenda|action items|minutes|protokoll|tagesordnung|teilnehmende|議事録|出席者|会议纪要|参会人员|会议决定)/iu;
+const MEETING =
+  /(?:attendees|agenda|action items|minutes|protokoll|tagesordnung|teilnehmende|議事録|出席者|会议纪要|参会人员|会议决定)/iu;
 
 export function titlesOffline(req: TitlesRequest): TitlesAnswer {
   const lang = detectLanguage(req.text, req.language);
   const steering = parseSteering(req.customPrompt, lang);
   const patterns = PATTERNS[lang] ?? GENERIC;
-  const all = keyPhrases(req.text, lang, { focus: steering.focus });
+  const wordFreq = documentWordFreq(req.text, lang);
+  const all = keyPhrases(req.text, lang, { focus: steering.focus, wordFreq });
   // Titles are built from phrases the text repeats; one-off phrases only when there are too few.
   const repeated = topKeyPhrases(
     all.filter((p) => p.count >= 2),
@@ -153,7 +160,7 @@ export function titlesOffline(req: TitlesRequest): TitlesAnswer {
   const top = repeated.length >= 3 ? repeated : topKeyPhrases(all, 8);
   return {
     titles: makeTitles(req, lang, patterns, steering, top),
-    headings: makeHeadings(req, lang, patterns, steering, all),
+    headings: makeHeadings(req, lang, patterns, steering, all, wordFreq),
   };
 }
 
@@ -161,7 +168,9 @@ export function titlesOffline(req: TitlesRequest): TitlesAnswer {
 export function parseSteering(prompt: string, lang: string): Steering {
   const p = prompt.trim();
   const quoted: string[] = [];
-  for (const m of p.matchAll(/"([^"\n]{1,60})"|“([^”\n]{1,60})”|„([^“”\n]{1,60})[“”]|「([^」\n]{1,60})」|『([^』\n]{1,60})』/gu)) {
+  for (const m of p.matchAll(
+    /"([^"\n]{1,60})"|“([^”\n]{1,60})”|„([^“”\n]{1,60})[“”]|「([^」\n]{1,60})」|『([^』\n]{1,60})』/gu,
+  )) {
     const q = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").trim();
     if (q) quoted.push(q);
   }
@@ -210,8 +219,19 @@ function titleKey(s: string): string {
   return s.normalize("NFKC").toLocaleLowerCase().replace(/\s+/gu, " ").trim();
 }
 
-function makeTitles(req: TitlesRequest, lang: string, patterns: Patterns, steering: Steering, top: KeyPhrase[]): string[] {
-  const phrases = [...steering.quoted, ...top.map((p) => p.surface).filter((s) => !steering.quoted.some((q) => overlaps(q.toLocaleLowerCase(), s.toLocaleLowerCase())))];
+function makeTitles(
+  req: TitlesRequest,
+  lang: string,
+  patterns: Patterns,
+  steering: Steering,
+  top: KeyPhrase[],
+): string[] {
+  const phrases = [
+    ...steering.quoted,
+    ...top
+      .map((p) => p.surface)
+      .filter((s) => !steering.quoted.some((q) => overlaps(q.toLocaleLowerCase(), s.toLocaleLowerCase()))),
+  ];
   const guest = guestName(req.text);
   const meeting = MEETING.test(req.text);
   // Steered patterns first, then the kind of text, then the general ones.
@@ -275,11 +295,18 @@ function shorten(text: string, lang: string, max: number): string {
   return `${t.slice(0, cut).trimEnd()}…`;
 }
 
-function makeHeadings(req: TitlesRequest, lang: string, patterns: Patterns, steering: Steering, docPhrases: KeyPhrase[]): string[] {
+function makeHeadings(
+  req: TitlesRequest,
+  lang: string,
+  patterns: Patterns,
+  steering: Steering,
+  docPhrases: KeyPhrase[],
+  wordFreq: ReadonlyMap<string, number>,
+): string[] {
   const lines = textLines(req.text);
   const blocks = headingBlocks(lines.length, req.numHeadings);
   const blockTexts = blocks.map((b) => lines.slice(b.start, b.end).join("\n"));
-  const perBlock = blockTexts.map((t) => keyPhrases(t, lang, { focus: steering.focus, context: req.text }));
+  const perBlock = blockTexts.map((t) => keyPhrases(t, lang, { focus: steering.focus, context: req.text, wordFreq }));
   // How particular a phrase is to its block: phrases in every block say little about any one of them.
   const df = new Map<string, number>();
   for (const list of perBlock) for (const p of new Set(list.map((x) => x.key))) df.set(p, (df.get(p) ?? 0) + 1);

@@ -25,7 +25,9 @@ import {
 import type { Db } from "@kikitori/shared/db";
 import {
   createQueue,
+  createQueueEvents,
   failTextRun,
+  type Job,
   type ObjectStore,
   type Redis,
   releaseCount,
@@ -33,7 +35,6 @@ import {
   TEXT_RUN_STATUS,
   textInputKey,
 } from "@kikitori/shared/server";
-import { type Job, QueueEvents } from "bullmq";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
@@ -65,10 +66,7 @@ export const textRoutes: FastifyPluginAsyncZod<TextRouteOptions> = async (app, o
   const { db, store, quotas } = opts;
   const queue = createQueue(QUEUES.text, opts.redis, opts.redisPrefix);
   // QueueEvents reads a Redis stream with blocking calls: it needs a connection of its own.
-  const events = new QueueEvents(QUEUES.text, {
-    connection: { ...opts.redis.options, maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false },
-    prefix: opts.redisPrefix,
-  });
+  const events = createQueueEvents(QUEUES.text, opts.redis, opts.redisPrefix);
   events.on("error", (err) => app.log.warn({ err: err.message }, "text queue events error"));
   app.addHook("onClose", async () => {
     await events.close();

@@ -11,7 +11,9 @@ export const usageRoutes: FastifyPluginAsyncZod<{
   db: Db;
   signer: TokenSigner;
   quotas: Record<PlanName, PlanQuota>;
-}> = async (app, { db, signer, quotas }) => {
+  /** The clock (tests); default the real one. */
+  now?: () => Date;
+}> = async (app, { db, signer, quotas, now }) => {
   app.get(
     "/user-usage",
     {
@@ -28,7 +30,7 @@ export const usageRoutes: FastifyPluginAsyncZod<{
       const uid = assertUid(req, req.query.uid);
       const user = await db.user.findUnique({ where: { id: uid } });
       if (!user) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
-      return toUsageRecord(user, quotas);
+      return toUsageRecord(user, quotas, now?.() ?? new Date());
     },
   );
 };

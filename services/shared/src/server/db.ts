@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client.ts";
 
-export type { EmailToken, RefreshToken, UsageEvent, User } from "./generated/client.ts";
+export type { EmailToken, Payment, RefreshToken, Subscription, UsageEvent, User } from "./generated/client.ts";
 export { Prisma, PrismaClient } from "./generated/client.ts";
 
 export type Db = InstanceType<typeof PrismaClient>;

@@ -1,8 +1,10 @@
 export * from "./checks.ts";
 export * from "./config.ts";
+export * from "./internal-auth.ts";
 export * from "./job-errors.ts";
 export * from "./lifecycle.ts";
 export * from "./logger.ts";
+export * from "./media.ts";
 export * from "./metrics.ts";
 export * from "./period.ts";
 export * from "./process.ts";
@@ -15,4 +17,3 @@ export * from "./storage.ts";
 export * from "./text-runs.ts";
 export * from "./usage.ts";
 export * from "./workers.ts";
-export * from "./media.ts";

@@ -1,6 +1,27 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { type Logger, pino } from "pino";
 
 export type { Logger };
+
+/** What every log line written inside a unit of work (a job, a request) carries. */
+export interface LogContext {
+  correlationId?: string;
+}
+
+const logContext = new AsyncLocalStorage<LogContext>();
+
+/**
+ * Runs `fn` with a log context: every line any logger of this process writes meanwhile (also from
+ * code that only has the service's root logger) carries the context's `correlationId`.
+ */
+export function withLogContext<T>(ctx: LogContext, fn: () => T): T {
+  return logContext.run(ctx, fn);
+}
+
+/** The log context of the running unit of work, if any. */
+export function currentLogContext(): LogContext | undefined {
+  return logContext.getStore();
+}
 
 /** JSON logs (pino). Every line carries the service name; request/job loggers add `correlationId`. */
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
@@ -8,6 +29,12 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "
     name: service,
     level,
     base: { service },
+    // The correlation id of the current job, unless the line (or the child logger) names one itself.
+    mixin(_obj, _level, logger) {
+      const correlationId = logContext.getStore()?.correlationId;
+      if (!correlationId || "correlationId" in logger.bindings()) return {};
+      return { correlationId };
+    },
     redact: {
       paths: [
         "req.headers.authorization",

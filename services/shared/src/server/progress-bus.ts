@@ -14,7 +14,8 @@ export async function publishProgress(redis: Redis, prefix: string, envelope: Pr
 
 /**
  * Gateway side: subscribe on a dedicated connection; each valid envelope is handed to `onEnvelope`,
- * invalid ones to `onInvalid` (logged, never forwarded).
+ * invalid ones to `onInvalid` (logged, never forwarded). The envelope's correlation id is copied into
+ * the event, so the socket message to the browser can be traced to the upload and the job logs.
  */
 export async function subscribeProgress(
   subscriber: Redis,
@@ -26,7 +27,11 @@ export async function subscribeProgress(
   const listener = (ch: string, raw: string) => {
     if (ch !== channel) return;
     try {
-      onEnvelope(progressEnvelopeSchema.parse(JSON.parse(raw)));
+      const envelope = progressEnvelopeSchema.parse(JSON.parse(raw));
+      if (envelope.correlationId && !envelope.event.correlationId) {
+        envelope.event = { ...envelope.event, correlationId: envelope.correlationId };
+      }
+      onEnvelope(envelope);
     } catch (err) {
       onInvalid(raw, err);
     }

@@ -1,4 +1,4 @@
-import { Queue, type QueueOptions } from "bullmq";
+import { type Job, Queue, QueueEvents, type QueueOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import type { QueueName } from "../jobs.ts";
 
@@ -13,3 +13,17 @@ export const DEFAULT_JOB_OPTIONS: QueueOptions["defaultJobOptions"] = {
 export function createQueue(name: QueueName, connection: Redis, prefix: string): Queue {
   return new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
 }
+
+/**
+ * Events of one queue (completed / failed), for a producer that waits for its job's result with
+ * `job.waitUntilFinished(events, ttl)`. It reads a Redis stream with blocking calls, so it gets a
+ * connection of its own, built from the options of `like` (BullMQ closes it on `close()`).
+ */
+export function createQueueEvents(name: QueueName, like: Redis, prefix: string): QueueEvents {
+  return new QueueEvents(name, {
+    connection: { ...like.options, maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false },
+    prefix,
+  });
+}
+
+export type { Job, QueueEvents };

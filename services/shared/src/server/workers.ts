@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { QueueName } from "../jobs.ts";
 import { toJobError } from "./job-errors.ts";
+import { withLogContext } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics.ts";
 
 /** `token` is the worker's lock token (needed for job.moveToWaitingChildren). */
@@ -17,18 +18,26 @@ export function isFinalFailure(job: Pick<JobLike, "attemptsMade" | "opts">, err:
   return job.attemptsMade >= (job.opts.attempts ?? 1);
 }
 
+/** The correlation id a job payload carries (the id of the upload request that started it). */
+export function jobCorrelationId(job: { data?: unknown } | undefined): string | undefined {
+  const id = (job?.data as { correlationId?: unknown } | undefined)?.correlationId;
+  return typeof id === "string" && id ? id : undefined;
+}
+
 /**
- * Wraps a processor: times it into the job-duration histogram, logs the outcome with the job's
- * correlation id, and turns non-retryable AppErrors into BullMQ's UnrecoverableError.
+ * Wraps a processor: times it into the job-duration histogram, runs it in a log context carrying the
+ * job's correlation id (so every line the handler writes, with any logger, has it), logs the outcome,
+ * and turns non-retryable AppErrors into BullMQ's UnrecoverableError.
  */
 export function instrumentProcessor<T, R>(
   queue: string,
   processor: JobProcessor<T, R>,
   opts: { logger: Logger; metrics?: Pick<ServiceMetrics, "jobDuration"> },
 ): JobProcessor<T, R> {
-  return async (job, token) => {
+  return (job, token) => withLogContext({ correlationId: jobCorrelationId(job) }, () => run(job, token));
+  async function run(job: Job<T, R>, token?: string): Promise<R> {
     const started = process.hrtime.bigint();
-    const correlationId = (job.data as { correlationId?: unknown } | undefined)?.correlationId;
+    const correlationId = jobCorrelationId(job);
     const log = opts.logger.child({
       queue,
       jobId: job.id,
@@ -50,7 +59,7 @@ export function instrumentProcessor<T, R>(
       log.warn({ err, durationMs: Math.round(seconds() * 1000) }, "job failed");
       throw jobErr;
     }
-  };
+  }
 }
 
 /**
@@ -91,9 +100,11 @@ export function createWorker<T, R>(opts: {
   if (onFinalFailure) {
     worker.on("failed", (job, err) => {
       if (!job || !isFinalFailure(job, err)) return;
-      Promise.resolve()
-        .then(() => onFinalFailure(job, err))
-        .catch((e) => opts.logger.error({ err: e, queue: opts.queue, jobId: job.id }, "failure report failed"));
+      withLogContext({ correlationId: jobCorrelationId(job) }, () =>
+        Promise.resolve()
+          .then(() => onFinalFailure(job, err))
+          .catch((e) => opts.logger.error({ err: e, queue: opts.queue, jobId: job.id }, "failure report failed")),
+      );
     });
   }
   return worker;

@@ -1,0 +1,103 @@
+// Test stack for billing: a real gateway (tests/support/gateway.ts) forwarding to an in-process
+// billing service on a free port, both on one fresh database, both reading one clock.
+import { randomUUID } from "node:crypto";
+import { addMonthsAnchored, type PlanName } from "@kikitori/shared";
+import { createLogger } from "@kikitori/shared/server";
+import { loadGatewayConfig } from "../../gateway/src/config.ts";
+import { freePort, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
+import { buildBillingApp } from "../src/app.ts";
+import { type BillingConfig, loadConfig } from "../src/config.ts";
+import { createProvider } from "../src/providers/index.ts";
+import { BillingService } from "../src/service.ts";
+
+export interface Clock {
+  at: Date;
+  now: () => Date;
+  set: (iso: string) => void;
+}
+
+export function makeClock(iso: string): Clock {
+  const c: Clock = {
+    at: new Date(iso),
+    now: () => new Date(c.at.getTime()),
+    set: (s) => {
+      c.at = new Date(s);
+    },
+  };
+  return c;
+}
+
+export interface BillingStack {
+  t: TestGateway;
+  url: string;
+  billingUrl: string;
+  billing: BillingService;
+  cfg: BillingConfig;
+  clock: Clock;
+  close: () => Promise<void>;
+}
+
+export async function startBillingStack(opts: {
+  clock: Clock;
+  env?: Record<string, string>;
+  paymentWaitMs?: number;
+}): Promise<BillingStack> {
+  const port = await freePort();
+  const billingUrl = `http://127.0.0.1:${port}`;
+  const t = await startTestGateway({ env: { BILLING_URL: billingUrl }, now: opts.clock.now });
+  const gwCfg = loadGatewayConfig(t.env);
+  const cfg = loadConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: t.databaseUrl,
+    INTERNAL_TOKEN: gwCfg.INTERNAL_TOKEN,
+    ...opts.env,
+  });
+  const logger = createLogger("billing-test", process.env.TEST_LOG_LEVEL ?? "silent");
+  const billing = new BillingService({
+    db: t.db,
+    provider: createProvider(cfg),
+    pricing: cfg.pricing,
+    quotas: cfg.quotas,
+    logger,
+    now: opts.clock.now,
+    paymentWaitMs: opts.paymentWaitMs ?? 10_000,
+  });
+  const app = await buildBillingApp({ billing, logger, internalToken: cfg.internalToken, checks: {} });
+  await app.listen({ host: "127.0.0.1", port });
+  return {
+    t,
+    url: t.url,
+    billingUrl,
+    billing,
+    cfg,
+    clock: opts.clock,
+    close: async () => {
+      await app.close();
+      await t.close();
+    },
+  };
+}
+
+/** A verified user whose period starts at `periodStart` (default: the clock's now). */
+export async function createUser(
+  s: BillingStack,
+  opts: { plan?: PlanName; language?: string; periodStart?: string } = {},
+): Promise<{ uid: string; token: string }> {
+  const uid = randomUUID();
+  const start = opts.periodStart ? new Date(opts.periodStart) : s.clock.now();
+  await s.t.db.user.create({
+    data: {
+      id: uid,
+      email: `${uid}@example.com`,
+      passwordHash: "x",
+      emailVerified: true,
+      language: opts.language ?? "en",
+      plan: opts.plan ?? "free",
+      periodStart: start,
+      resetDate: addMonthsAnchored(start, 1),
+      anchorDay: start.getUTCDate(),
+    },
+  });
+  const token = await s.t.gw.signer.sign({ sub: uid, email: `${uid}@example.com`, email_verified: true });
+  return { uid, token };
+}

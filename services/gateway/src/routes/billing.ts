@@ -1,0 +1,197 @@
+// Plans, plan changes, payments and the card provider's webhook: validated and documented here,
+// answered by the billing service (BILLING_URL). The gateway authenticates the user and forwards
+// the uid in x-kikitori-uid with the shared x-internal-token (docs/decisions/0006-billing.md).
+import {
+  AppError,
+  changeSubscriptionBodySchema,
+  changeSubscriptionResponseSchema,
+  currentSubscriptionSchema,
+  localCardBodySchema,
+  localConfirmBodySchema,
+  localConfirmResponseSchema,
+  localPaymentMethodSchema,
+  plansQuerySchema,
+  plansResponseSchema,
+} from "@kikitori/shared";
+import { INTERNAL_TOKEN_HEADER, INTERNAL_UID_HEADER } from "@kikitori/shared/server";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { assertUid, bearerToken, requireAuth } from "../auth/guard.ts";
+import type { TokenSigner } from "../auth/tokens.ts";
+import { errorResponses } from "../errors.ts";
+
+export interface BillingRoutesOptions {
+  signer: TokenSigner;
+  billingUrl: string;
+  internalToken: string;
+  timeoutMs: number;
+  /** Per-IP limit on plan changes and card checks, per minute. */
+  perIpPerMinute?: number;
+}
+
+export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, opts) => {
+  const guard = requireAuth(opts.signer);
+  const limited = { rateLimit: { max: opts.perIpPerMinute ?? 30, timeWindow: "1 minute" } };
+  const tags = ["plans"];
+  const security = [{ bearer: [] }];
+
+  async function forward(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    path: string,
+    opts2: { uid: string | null; body?: unknown; raw?: Buffer },
+  ) {
+    const headers: Record<string, string> = {
+      [INTERNAL_TOKEN_HEADER]: opts.internalToken,
+      "x-request-id": req.id,
+    };
+    if (opts2.uid) headers[INTERNAL_UID_HEADER] = opts2.uid;
+    let body: string | ArrayBuffer | undefined;
+    if (opts2.raw) {
+      body = new Uint8Array(opts2.raw).buffer; // a copy of exactly these bytes
+      headers["content-type"] = String(req.headers["content-type"] ?? "application/json");
+      const sig = req.headers["stripe-signature"];
+      if (typeof sig === "string") headers["stripe-signature"] = sig;
+    } else if (opts2.body !== undefined) {
+      body = JSON.stringify(opts2.body);
+      headers["content-type"] = "application/json";
+    }
+    let res: Response;
+    try {
+      res = await fetch(opts.billingUrl + path, {
+        method: req.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      });
+    } catch (err) {
+      req.log.error({ err, path }, "billing service unreachable");
+      throw new AppError("SERVICE_UNAVAILABLE", "Billing is temporarily unavailable. Please try again shortly.");
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      req.log.error({ status: res.status, path }, "billing answered without JSON");
+      throw new AppError("SERVICE_UNAVAILABLE", "Billing is temporarily unavailable. Please try again shortly.");
+    }
+    if (res.status >= 500) req.log.warn({ status: res.status, path }, "billing error");
+    return reply.status(res.status).send(json);
+  }
+
+  app.get(
+    "/subscriptions/plans",
+    {
+      schema: {
+        tags,
+        summary: "Plans and their monthly prices in the currency of the language (or of the paying subscription)",
+        querystring: plansQuerySchema,
+        response: { 200: plansResponseSchema, ...errorResponses(503) },
+      },
+    },
+    async (req, reply) => {
+      // Optional sign-in: a paying user sees the currency their subscription is charged in.
+      let uid: string | null = null;
+      const token = bearerToken(req);
+      if (token) uid = await opts.signer.verify(token).then((c) => c.sub, () => null);
+      const q = req.query.lang ? `?lang=${encodeURIComponent(req.query.lang)}` : "";
+      return forward(req, reply, `/api/subscriptions/plans${q}`, { uid });
+    },
+  );
+
+  app.get(
+    "/subscriptions/current",
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        security,
+        summary: "The plan screen: plan, pending switch, next billing date, auto-renewal, last failed renewal, card",
+        querystring: plansQuerySchema,
+        response: { 200: currentSubscriptionSchema, ...errorResponses(401, 404, 503) },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query.lang ? `?lang=${encodeURIComponent(req.query.lang)}` : "";
+      return forward(req, reply, `/api/subscriptions/current${q}`, { uid: assertUid(req, undefined) });
+    },
+  );
+
+  app.post(
+    "/subscriptions/create-or-update-subscription",
+    {
+      preHandler: guard,
+      config: limited,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Upgrade now (prorated charge; clientSecret when 3-D Secure is needed), or schedule a downgrade / switch to free for the reset date",
+        body: changeSubscriptionBodySchema,
+        response: { 200: changeSubscriptionResponseSchema, ...errorResponses(400, 401, 402, 403, 404, 409, 502, 503) },
+      },
+    },
+    async (req, reply) => {
+      const uid = assertUid(req, req.body.uid);
+      const { uid: _ignored, ...body } = req.body;
+      return forward(req, reply, "/api/subscriptions/create-or-update-subscription", { uid, body });
+    },
+  );
+
+  app.post(
+    "/billing/local/payment-methods",
+    {
+      preHandler: guard,
+      config: limited,
+      schema: {
+        tags,
+        security,
+        summary: "Local card provider only: checks a card (Luhn, expiry, CVC) and returns a payment-method id",
+        body: localCardBodySchema,
+        response: { 200: localPaymentMethodSchema, ...errorResponses(400, 401, 404, 503) },
+      },
+    },
+    async (req, reply) =>
+      forward(req, reply, "/api/billing/local/payment-methods", { uid: assertUid(req, undefined), body: req.body }),
+  );
+
+  app.post(
+    "/billing/local/confirm",
+    {
+      preHandler: guard,
+      schema: {
+        tags,
+        security,
+        summary: "Local card provider only: completes (or fails) the 3-D Secure step of a payment",
+        body: localConfirmBodySchema,
+        response: { 200: localConfirmResponseSchema, ...errorResponses(400, 401, 402, 404, 503) },
+      },
+    },
+    async (req, reply) =>
+      forward(req, reply, "/api/billing/local/confirm", { uid: assertUid(req, undefined), body: req.body }),
+  );
+
+  // The webhook is checked against its exact bytes: this scope keeps the raw body.
+  await app.register(async (scope) => {
+    const raw = scope.withTypeProvider<ZodTypeProvider>();
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+    raw.post(
+      "/billing/webhook",
+      {
+        schema: {
+          tags,
+          summary: "The card provider's signed events (Stripe-Signature); each event is applied once",
+          response: { 200: z.object({ received: z.literal(true), result: z.string() }), ...errorResponses(400, 503) },
+        },
+      },
+      async (req, reply) =>
+        forward(req, reply, "/api/billing/webhook", {
+          uid: null,
+          raw: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        }),
+    );
+  });
+};

@@ -1,0 +1,172 @@
+/// <reference lib="dom" />
+// The plan screen in Chromium against the real gateway and billing service (local card provider).
+import { jest } from "@jest/globals";
+import type { Browser, Page } from "playwright-core";
+import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
+import { freePort, type ServiceProcess, startService, waitForStatus } from "../infra/service-process.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { api, startTestGateway, type TestGateway } from "../support/gateway.ts";
+import { createUser } from "../support/pipeline.ts";
+
+jest.setTimeout(120_000);
+
+const PASSWORD = "a long enough password";
+const EXPIRY_YEAR = (new Date().getUTCFullYear() + 3) % 100;
+
+let t: TestGateway;
+let billing: ServiceProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  const billingPort = await freePort();
+  t = await startTestGateway({ fixedPort: true, env: { BILLING_URL: `http://127.0.0.1:${billingPort}` } });
+  billing = startService("billing", {
+    ...t.env,
+    OPS_HOST: "127.0.0.1",
+    OPS_PORT: String(billingPort),
+    PAYMENT_PROVIDER: "local",
+    BILLING_SWEEP_EVERY_MS: "3600000",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
+  });
+  await waitForStatus(`http://127.0.0.1:${billingPort}/readyz`, 200, billing, 30_000);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  billing?.child.kill("SIGTERM");
+  await t?.close();
+});
+
+async function newUser() {
+  const user = await createUser(t);
+  await t.db.user.update({ where: { id: user.uid }, data: { passwordHash: await hashPassword(PASSWORD) } });
+  return user;
+}
+
+/** Logs in through the UI and opens the plan screen. */
+async function openPlanScreen(email: string): Promise<{ page: Page; close: () => Promise<void> }> {
+  const ctx = await browser.newContext({ locale: "en-US", viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(`${t.url}/en/login`);
+  await page.getByTestId("login-email").fill(email);
+  await page.getByTestId("login-password").fill(PASSWORD);
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL(`${t.url}/en/transcription`);
+  await page.goto(`${t.url}/en/upgrade-plan`);
+  await page.getByTestId("plan-submit").waitFor();
+  return { page, close: () => ctx.close() };
+}
+
+async function fillCard(page: Page, number: string) {
+  await page.getByTestId("card-number").fill(number);
+  await page.getByTestId("card-expiry").fill(`12/${String(EXPIRY_YEAR).padStart(2, "0")}`);
+  await page.getByTestId("card-cvc").fill("123");
+}
+
+const planOf = (page: Page) => page.getByTestId("plan-current").getAttribute("data-plan");
+
+it("free → standard: a declined card shows the decline, the success card upgrades and the bars show the new limits", async () => {
+  const user = await newUser();
+  const { page, close } = await openPlanScreen(user.email);
+
+  expect(await planOf(page)).toBe("free");
+  expect(await page.getByTestId("usage-minutes").textContent()).toContain("/ 30 minutes");
+  expect(await page.getByTestId("plan-submit").isDisabled()).toBe(true);
+  expect(await page.getByTestId("plan-price-standard").textContent()).toBe("$15");
+  expect(await page.getByTestId("plan-price-premium").textContent()).toBe("$30");
+
+  await page.getByTestId("plan-option-standard").check();
+  expect(await page.getByTestId("plan-price-diff").count()).toBe(0);
+  expect(await page.getByTestId("plan-submit").isDisabled()).toBe(false);
+
+  // No card at all → the spec's "card info could not be retrieved".
+  await page.getByTestId("plan-submit").click();
+  expect(await page.getByTestId("plan-error").textContent()).toBe("The card information could not be retrieved.");
+
+  await page.getByTestId("card-hint").waitFor();
+  await fillCard(page, "4000 0000 0000 0002");
+  await page.getByTestId("plan-submit").click();
+  await page.getByTestId("plan-error").waitFor();
+  expect(await page.getByTestId("plan-error").textContent()).toBe("Your card was declined. Please use a different card.");
+  expect(await planOf(page)).toBe("free");
+
+  await fillCard(page, "4242 4242 4242 4242");
+  expect(await page.getByTestId("card-number").inputValue()).toBe("4242 4242 4242 4242");
+  await page.getByTestId("plan-submit").click();
+  await page.getByTestId("plan-message").waitFor({ timeout: 30_000 });
+  expect(await page.getByTestId("plan-message").textContent()).toContain("Subscription processed successfully.");
+
+  await page.locator('[data-testid="plan-current"][data-plan="standard"]').waitFor();
+  await page.getByTestId("usage-minutes").filter({ hasText: "/ 600 minutes" }).waitFor();
+  expect(await page.getByTestId("usage-summaries").textContent()).toContain("/ 100 times");
+  expect(await page.getByTestId("plan-submit").isDisabled()).toBe(true);
+  expect(await page.getByTestId("plan-payment-method").textContent()).toContain("4242");
+  expect(await page.getByTestId("plan-auto-renew").textContent()).toMatch(/renews automatically/);
+  await close();
+});
+
+it("free → premium with the authentication card: decline fails, approve upgrades", async () => {
+  const user = await newUser();
+  const { page, close } = await openPlanScreen(user.email);
+
+  await page.getByTestId("plan-option-premium").check();
+  await fillCard(page, "4000 0025 0000 3155");
+  await page.getByTestId("plan-submit").click();
+  await page.getByTestId("auth-modal").waitFor();
+  expect(await page.getByTestId("plan-processing").count()).toBe(1);
+  await page.getByTestId("auth-decline").click();
+  await page.getByTestId("plan-error").waitFor();
+  expect(await page.getByTestId("auth-modal").count()).toBe(0);
+  expect(await planOf(page)).toBe("free");
+
+  await page.getByTestId("plan-submit").click();
+  await page.getByTestId("auth-modal").waitFor();
+  await page.getByTestId("auth-approve").click();
+  await page.getByTestId("plan-message").waitFor({ timeout: 30_000 });
+  expect(await page.getByTestId("plan-message").textContent()).toContain("Subscription processed successfully.");
+  await page.locator('[data-testid="plan-current"][data-plan="premium"]').waitFor();
+  await page.getByTestId("usage-minutes").filter({ hasText: "/ 1,800 minutes" }).waitFor();
+  await close();
+});
+
+it("premium → standard shows the price difference, schedules the switch for the reset date, and can be withdrawn", async () => {
+  const user = await newUser();
+  const pm = await api(t.url, "POST", "/api/billing/local/payment-methods", {
+    token: user.token,
+    body: { number: "4242424242424242", expMonth: 12, expYear: 2000 + EXPIRY_YEAR, cvc: "123" },
+  });
+  expect(pm.status).toBe(200);
+  const up = await api(t.url, "POST", "/api/subscriptions/create-or-update-subscription", {
+    token: user.token,
+    body: { paymentMethodId: pm.body.id, selectedPlan: "premium", lang: "en" },
+  });
+  expect([up.status, up.body.status]).toEqual([200, "upgraded"]);
+
+  const { page, close } = await openPlanScreen(user.email);
+  expect(await planOf(page)).toBe("premium");
+  await page.getByTestId("plan-option-standard").check();
+  expect(await page.getByTestId("plan-price-diff").textContent()).toContain("−$15 / month");
+  expect(await page.getByTestId("plan-effect").textContent()).toMatch(/takes effect on your reset date/);
+  // The card on file is used by default: no card form needed.
+  expect(await page.getByTestId("card-saved").isChecked()).toBe(true);
+  expect(await page.getByTestId("card-number").count()).toBe(0);
+  await page.getByTestId("plan-submit").click();
+  await page.getByTestId("plan-message").waitFor({ timeout: 30_000 });
+
+  const pending = page.getByTestId("plan-pending");
+  await pending.waitFor();
+  expect(await pending.getAttribute("data-plan")).toBe("standard");
+  const row = await t.db.user.findUniqueOrThrow({ where: { id: user.uid } });
+  const resetText = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(row.resetDate);
+  expect(await pending.textContent()).toBe(`Your plan changes to Standard on ${resetText}.`);
+  expect(await planOf(page)).toBe("premium");
+  expect(await page.getByTestId("plan-submit").isDisabled()).toBe(true);
+
+  // "Keep my plan" withdraws the scheduled switch.
+  await page.getByTestId("plan-keep").click();
+  await page.getByTestId("plan-message").filter({ hasText: "cancelled" }).waitFor();
+  await pending.waitFor({ state: "detached" });
+  expect(await planOf(page)).toBe("premium");
+  await close();
+});

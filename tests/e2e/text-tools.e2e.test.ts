@@ -1,0 +1,282 @@
+/// <reference lib="dom" />
+// The summary and title/heading screens in Chromium, against a real gateway and the correction
+// worker process (which serves QUEUES.text with the embedded offline engine).
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { jest } from "@jest/globals";
+import { addMonthsAnchored } from "@kikitori/shared";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
+import { freePort, type ServiceProcess, startService, waitForStatus } from "../infra/service-process.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { startTestGateway, type TestGateway } from "../support/gateway.ts";
+
+jest.setTimeout(90_000);
+
+const CORPUS = path.resolve(import.meta.dirname, "../../services/correction-worker/test/fixtures/text-corpus");
+const article = readFileSync(path.join(CORPUS, "en-article-heat.txt"), "utf8");
+const minutes = readFileSync(path.join(CORPUS, "en-meeting-product.txt"), "utf8");
+const PASSWORD = "a long enough password";
+
+let t: TestGateway;
+let worker: ServiceProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  t = await startTestGateway({ fixedPort: true });
+  const port = await freePort();
+  worker = startService("correction-worker", {
+    ...t.env,
+    OPS_HOST: "127.0.0.1",
+    OPS_PORT: String(port),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
+  });
+  await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, worker);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  if (worker) {
+    worker.child.kill("SIGTERM");
+    await worker.exited;
+  }
+  await t?.close();
+});
+
+async function newPage(): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ locale: "en-US" });
+  await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: t.url });
+  const page = await ctx.newPage();
+  return { ctx, page };
+}
+
+/** A verified account (created directly) logged in through the login screen. */
+async function loggedIn(page: Page): Promise<{ uid: string }> {
+  const uid = randomUUID();
+  const email = `e2e-${uid}@example.com`;
+  const now = new Date();
+  await t.db.user.create({
+    data: {
+      id: uid,
+      email,
+      passwordHash: await hashPassword(PASSWORD),
+      emailVerified: true,
+      backendRecordedAt: now,
+      periodStart: now,
+      resetDate: addMonthsAnchored(now, 1),
+      anchorDay: now.getUTCDate(),
+    },
+  });
+  await page.goto(`${t.url}/en/login`);
+  await page.getByTestId("login-email").fill(email);
+  await page.getByTestId("login-password").fill(PASSWORD);
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL(`${t.url}/en/transcription`);
+  return { uid };
+}
+
+/** Holds the generation call for `ms` before letting it through, so the waiting state can be seen. */
+async function delayCall(page: Page, urlPart: string, ms: number) {
+  await page.route(`**${urlPart}`, async (route) => {
+    await new Promise((r) => setTimeout(r, ms));
+    await route.continue();
+  });
+}
+
+describe("/en/summary", () => {
+  it("a visitor is asked to log in; OK goes to the login page", async () => {
+    const { ctx, page } = await newPage();
+    await page.goto(`${t.url}/en/summary`);
+    let message = "";
+    page.once("dialog", (d) => {
+      message = d.message();
+      void d.accept();
+    });
+    await page.getByTestId("summary-generate").click();
+    await page.waitForURL(`${t.url}/en/login`);
+    expect(message).toBe("Login required. Do you want to log in?");
+    await ctx.close();
+  });
+
+  it("phrase rows: two empty rows to start, add and remove keep at least two; defaults and count", async () => {
+    const { ctx, page } = await newPage();
+    await page.goto(`${t.url}/en/summary`);
+    expect(await page.getByTestId("summary-length").inputValue()).toBe("3002");
+    expect(await page.getByTestId("summary-length").getAttribute("min")).toBe("1000");
+    expect(await page.getByTestId("summary-length").getAttribute("max")).toBe("10000");
+    expect(await page.getByTestId("summary-phrase-0").inputValue()).toBe("");
+    expect(await page.getByTestId("summary-phrase-1").inputValue()).toBe("");
+    expect(await page.getByTestId("summary-phrase-2").count()).toBe(0);
+    expect(await page.getByTestId("summary-remove-phrase-0").isDisabled()).toBe(true);
+    await page.getByTestId("summary-add-phrase").click();
+    await page.getByTestId("summary-phrase-2").fill("third");
+    expect(await page.getByTestId("summary-remove-phrase-0").isDisabled()).toBe(false);
+    await page.getByTestId("summary-phrase-1").fill("second");
+    await page.getByTestId("summary-remove-phrase-1").click();
+    expect(await page.getByTestId("summary-phrase-1").inputValue()).toBe("third");
+    expect(await page.getByTestId("summary-phrase-2").count()).toBe(0);
+    expect(await page.getByTestId("summary-remove-phrase-1").isDisabled()).toBe(true);
+    await page.getByTestId("summary-text").fill(article);
+    expect(await page.getByTestId("summary-count").textContent()).toBe("3,743 characters");
+    await ctx.close();
+  });
+
+  it("validation messages: desired length over the text, fewer than two phrases", async () => {
+    const { ctx, page } = await newPage();
+    await loggedIn(page);
+    await page.goto(`${t.url}/en/summary`);
+    await page.getByTestId("summary-text").fill(article.slice(0, 1500));
+    await page.getByTestId("summary-length").fill("2000");
+    await page.getByTestId("summary-phrase-0").fill("Paris");
+    await page.getByTestId("summary-phrase-1").fill("heat");
+    await page.getByTestId("summary-generate").click();
+    await page.getByTestId("summary-error").filter({ hasText: "equal to or shorter than the original text" }).waitFor();
+    await page.getByTestId("summary-length").fill("1000");
+    await page.getByTestId("summary-phrase-1").fill("  ");
+    await page.getByTestId("summary-generate").click();
+    await page.getByTestId("summary-error").filter({ hasText: "at least two required phrases" }).waitFor();
+    await ctx.close();
+  });
+
+  it("generates: the bar rises while waiting, 100 on success, phrases in the result, copy with the notice", async () => {
+    const { ctx, page } = await newPage();
+    const { uid } = await loggedIn(page);
+    await page.goto(`${t.url}/en/summary`);
+    await page.getByTestId("summary-text").fill(article);
+    await page.getByTestId("summary-length").fill("1200");
+    await page.getByTestId("summary-phrase-0").fill("street tree");
+    await page.getByTestId("summary-phrase-1").fill("Paris");
+    await delayCall(page, "/api/summary/summarize", 3500);
+    await page.getByTestId("summary-generate").click();
+    const bar = page.getByTestId("summary-progress");
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="summary-progress"]')?.getAttribute("data-value")) >= 2,
+    );
+    const midway = Number(await bar.getAttribute("data-value"));
+    expect(midway).toBeGreaterThanOrEqual(2);
+    expect(midway).toBeLessThanOrEqual(98);
+    expect(await page.getByTestId("summary-generate").isDisabled()).toBe(true);
+
+    const result = page.getByTestId("summary-result");
+    await result.waitFor({ timeout: 30_000 });
+    expect(await bar.getAttribute("data-value")).toBe("100");
+    const summary = (await result.textContent()) ?? "";
+    expect(summary).toContain("street tree");
+    expect(summary).toContain("Paris");
+    expect([...summary].length).toBeGreaterThanOrEqual(1080);
+    expect([...summary].length).toBeLessThanOrEqual(1320);
+
+    await page.getByTestId("summary-copy").click();
+    await page
+      .getByTestId("summary-copied")
+      .filter({ hasText: "The summary has been copied to the clipboard!" })
+      .waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(summary);
+    expect((await t.db.user.findUniqueOrThrow({ where: { id: uid } })).summariesUsed).toBe(1);
+    await ctx.close();
+  });
+
+  it("a used-up quota shows the red alert with the server's message and link", async () => {
+    const { ctx, page } = await newPage();
+    const { uid } = await loggedIn(page);
+    await t.db.user.update({ where: { id: uid }, data: { summariesUsed: 3 } });
+    await page.goto(`${t.url}/en/summary`);
+    await page.getByTestId("summary-text").fill(article);
+    await page.getByTestId("summary-length").fill("1000");
+    await page.getByTestId("summary-phrase-0").fill("street tree");
+    await page.getByTestId("summary-phrase-1").fill("Paris");
+    await page.getByTestId("summary-generate").click();
+    const alert = page.getByTestId("summary-error");
+    await alert.filter({ hasText: "used up this month's quota" }).waitFor();
+    expect(await alert.getAttribute("class")).toContain("alert-error");
+    expect(await alert.locator("a").getAttribute("href")).toMatch(/\/en\/upgrade-plan$/);
+    expect(await page.getByTestId("summary-result").count()).toBe(0);
+    await ctx.close();
+  });
+});
+
+describe("/en/title-header-generator", () => {
+  it("a visitor is asked to log in; Cancel stays on the screen", async () => {
+    const { ctx, page } = await newPage();
+    await page.goto(`${t.url}/en/title-header-generator`);
+    page.once("dialog", (d) => void d.dismiss());
+    await page.getByTestId("titles-text").fill(minutes);
+    await page.getByTestId("titles-generate").click();
+    await page.waitForTimeout(300);
+    expect(page.url()).toBe(`${t.url}/en/title-header-generator`);
+    await ctx.close();
+  });
+
+  it("a count below 1 is refused with its message", async () => {
+    const { ctx, page } = await newPage();
+    await loggedIn(page);
+    await page.goto(`${t.url}/en/title-header-generator`);
+    expect(await page.getByTestId("titles-num-headings").inputValue()).toBe("3");
+    expect(await page.getByTestId("titles-num-titles").inputValue()).toBe("3");
+    expect(await page.getByTestId("titles-num-titles").getAttribute("min")).toBe("1");
+    await page.getByTestId("titles-text").fill(minutes);
+    await page.getByTestId("titles-num-titles").fill("0");
+    await page.getByTestId("titles-generate").click();
+    await page.getByTestId("titles-error").filter({ hasText: "at least 1" }).waitFor();
+    await ctx.close();
+  });
+
+  it("generates titles and places each heading at the start of its block, with scroll links and copy", async () => {
+    const { ctx, page } = await newPage();
+    await loggedIn(page);
+    await page.setViewportSize({ width: 1200, height: 700 });
+    await page.goto(`${t.url}/en/title-header-generator`);
+    await page.getByTestId("titles-text").fill(minutes);
+    await page.getByTestId("titles-num-headings").fill("4");
+    await page.getByTestId("titles-num-titles").fill("5");
+    await page.getByTestId("titles-custom").fill("focus on accessibility");
+    await delayCall(page, "/api/generate-titles-and-headings", 1500);
+    await page.getByTestId("titles-generate").click();
+    const button = page.getByTestId("titles-generate");
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="titles-generate"]')?.textContent?.includes("Generating"),
+    );
+    expect(await button.getAttribute("aria-busy")).toBe("true");
+
+    const list = page.getByTestId("titles-list");
+    await list.waitFor({ timeout: 30_000 });
+    const titles = await list.locator("li").allTextContents();
+    expect(titles).toHaveLength(5);
+    expect(new Set(titles).size).toBe(5);
+    for (const title of titles) expect(title.trim()).not.toBe("");
+
+    // Heading i sits right before line i × ceil(lines / 4) of the text.
+    const lines = minutes.replace(/\s+$/u, "").split("\n");
+    const size = Math.ceil(lines.length / 4);
+    const output = page.getByTestId("titles-output");
+    for (let i = 0; i < 4; i++) {
+      const heading = output.getByTestId(`titles-heading-${i}`);
+      expect((await heading.textContent())?.trim()).not.toBe("");
+      const block = await heading.evaluate((h) => h.nextElementSibling?.textContent ?? "");
+      expect(block.split("\n")[0]).toBe(lines[i * size]);
+    }
+
+    await page.getByTestId("titles-heading-link-3").click();
+    await page.waitForFunction(() => {
+      const r = document.querySelector('[data-testid="titles-heading-3"]')?.getBoundingClientRect();
+      return !!r && r.top >= 0 && r.top < window.innerHeight;
+    });
+
+    await page.getByTestId("titles-copy").click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toContain(titles[0]);
+    expect(copied).toContain(lines[0]);
+    await ctx.close();
+  });
+
+  it("the Japanese screen is in Japanese", async () => {
+    const { ctx, page } = await newPage();
+    await page.goto(`${t.url}/ja/title-header-generator`);
+    await page.waitForFunction(() => document.documentElement.lang === "ja");
+    expect(await page.getByTestId("titles-generate").textContent()).toBe("タイトルと見出しを生成");
+    await page.goto(`${t.url}/ja/summary`);
+    expect(await page.getByTestId("summary-generate").textContent()).toBe("要約を生成");
+    await ctx.close();
+  });
+});

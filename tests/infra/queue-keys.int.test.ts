@@ -1,0 +1,62 @@
+// The KEDA triggers (k8s/components/autoscaling-keda) read the length of `<REDIS_PREFIX>:<queue>:wait`.
+// This checks against a real Redis that BullMQ keeps the waiting jobs of our queues in exactly that
+// list, for parent jobs and for chunk jobs added as flow children the way the transcription worker
+// adds them, and that the list empties when the jobs are taken.
+import { randomUUID } from "node:crypto";
+import { QUEUES } from "@kikitori/shared";
+import { createQueue, createRedis } from "@kikitori/shared/server";
+import { Worker } from "bullmq";
+import { uniquePrefix } from "../support/db.ts";
+import { deletePrefix } from "./service-process.ts";
+
+const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const prefix = uniquePrefix("keda");
+const redis = createRedis(url, "worker");
+
+afterAll(async () => {
+  await deletePrefix(redis, prefix);
+  await redis.quit();
+});
+
+it("keeps waiting jobs in the Redis list <prefix>:<queue>:wait that KEDA measures", async () => {
+  const parents = createQueue(QUEUES.transcription, redis, prefix);
+  const chunks = createQueue(QUEUES.transcriptionChunk, redis, prefix);
+  const correction = createQueue(QUEUES.correction, redis, prefix);
+  const jobId = randomUUID();
+  const userId = randomUUID();
+  const parent = await parents.add("transcribe", { jobId, userId, audioKey: "k" }, { jobId });
+  // As services/transcription-worker/src/main.ts does: children of the parent, several at once.
+  await chunks.addBulk(
+    [0, 1, 2].map((index) => ({
+      name: "chunk",
+      data: { jobId, userId, index },
+      opts: { jobId: `${jobId}-c${index}`, parent: { id: parent.id!, queue: parent.queueQualifiedName }, attempts: 3 },
+    })),
+  );
+  await correction.add("correct", { jobId, userId }, { jobId });
+
+  for (const [queue, n] of [
+    [QUEUES.transcription, 1],
+    [QUEUES.transcriptionChunk, 3],
+    [QUEUES.correction, 1],
+  ] as const) {
+    const key = `${prefix}:${queue}:wait`;
+    expect({ key, type: await redis.type(key), length: await redis.llen(key) }).toEqual({ key, type: "list", length: n });
+  }
+
+  // A worker taking the chunks empties the list (so KEDA scales back down).
+  const seen: string[] = [];
+  const worker = new Worker(
+    QUEUES.transcriptionChunk,
+    async (job) => {
+      seen.push(job.id!);
+    },
+    { connection: redis.duplicate(), prefix, concurrency: 3 },
+  );
+  const deadline = Date.now() + 10_000;
+  while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(seen.sort()).toEqual([0, 1, 2].map((i) => `${jobId}-c${i}`));
+  expect(await redis.llen(`${prefix}:${QUEUES.transcriptionChunk}:wait`)).toBe(0);
+  await worker.close();
+  await Promise.all([parents.close(), chunks.close(), correction.close()]);
+});

@@ -1,0 +1,269 @@
+import {
+  charCount,
+  checkSummaryRequest,
+  REQUIRED_PHRASES_MAX,
+  REQUIRED_PHRASES_MIN,
+  SUMMARY_LENGTH_DEFAULT,
+  SUMMARY_LENGTH_MAX,
+  SUMMARY_LENGTH_MIN,
+} from "@kikitori/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { ApiError } from "../api/errors.ts";
+import { useAuth } from "../auth/AuthProvider.tsx";
+import { ErrorAlert } from "../components/ErrorAlert.tsx";
+import { usePageTitle } from "../components/usePageTitle.ts";
+import { errorText } from "../i18n/errorText.ts";
+import { formatAmount } from "../plan/format.ts";
+import { localePath, ROUTES } from "../routing/paths.ts";
+import { useLang } from "../routing/useLang.ts";
+import { summarize } from "../text-tools/api.ts";
+import { copyToClipboard } from "../text-tools/clipboard.ts";
+import { addPhraseRow, intOf, nextSummaryProgress, progressColor, removePhraseRow } from "../text-tools/logic.ts";
+import "../text-tools/text-tools.css";
+
+type Status = "idle" | "generating" | "done";
+
+/** The summary screen (spec sections 2, 4, 5, 8): text, desired length, required phrases, progress, copy. */
+export function SummaryPage() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  usePageTitle(t("tools.summary.title"));
+
+  const [text, setText] = useState("");
+  const [length, setLength] = useState(String(SUMMARY_LENGTH_DEFAULT));
+  const [phrases, setPhrases] = useState<string[]>(["", ""]);
+  const [status, setStatus] = useState<Status>("idle");
+  const [progress, setProgress] = useState(0);
+  const [summary, setSummary] = useState("");
+  const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
+  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const abort = useRef<AbortController | null>(null);
+  const phraseRefs = useRef<Array<HTMLInputElement | null>>([]);
+  const focusPhrase = useRef<number | null>(null);
+
+  const busy = status === "generating";
+  const n = (v: number) => formatAmount(v, lang);
+
+  // While waiting, the bar rises 1 per second up to 98.
+  useEffect(() => {
+    if (status !== "generating") return;
+    const timer = setInterval(() => setProgress(nextSummaryProgress), 1000);
+    return () => clearInterval(timer);
+  }, [status]);
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const setPhrase = (i: number, value: string) => setPhrases((rows) => rows.map((r, k) => (k === i ? value : r)));
+  const addPhrase = () => {
+    focusPhrase.current = phrases.length;
+    setPhrases(addPhraseRow);
+  };
+  const removePhrase = (i: number) => setPhrases((rows) => removePhraseRow(rows, i));
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!user) {
+      if (window.confirm(t("auth.loginRequired"))) navigate(localePath(lang, ROUTES.login));
+      return;
+    }
+    const desiredLength = intOf(length);
+    const violation = checkSummaryRequest({ text, requiredPhrases: phrases, desiredLength });
+    if (violation) {
+      const cause = new ApiError(violation.code, 400, violation.message);
+      setError({ message: errorText(t, cause, "messages.summaryFailed"), cause });
+      return;
+    }
+    setError(null);
+    setSummary("");
+    setCopied("idle");
+    setProgress(0);
+    setStatus("generating");
+    const ctrl = new AbortController();
+    abort.current = ctrl;
+    try {
+      const res = await summarize(
+        { uid: user.uid, text, requiredPhrases: phrases.filter((p) => p.trim()), desiredLength, language: lang },
+        ctrl.signal,
+      );
+      if (ctrl.signal.aborted) return;
+      setProgress(100);
+      setSummary(res.summary);
+      setStatus("done");
+      void queryClient.invalidateQueries({ queryKey: ["usage"] });
+    } catch (err) {
+      if (ctrl.signal.aborted) return;
+      console.warn("Summary failed", err);
+      setProgress(0);
+      setStatus("idle");
+      setError({ message: errorText(t, err, "messages.summaryFailed"), cause: err });
+    }
+  };
+
+  const onCopy = async () => {
+    const ok = await copyToClipboard(summary);
+    setCopied(ok ? "copied" : "failed");
+  };
+
+  return (
+    <section className="page tt-page">
+      <header className="page-header">
+        <h1 data-testid="page-title">{t("tools.summary.title")}</h1>
+        <p className="lead">{t("tools.summary.description")}</p>
+      </header>
+
+      <form className="card tt-card form" onSubmit={onSubmit} noValidate aria-busy={busy}>
+        <div className="field">
+          <div className="field-label-row">
+            <label htmlFor="summary-text">{t("summary.textLabel")}</label>
+            <span className="hint" data-testid="summary-count" aria-live="polite">
+              {t("summary.charCount", { n: n(charCount(text)) })}
+            </span>
+          </div>
+          <textarea
+            id="summary-text"
+            data-testid="summary-text"
+            className="tt-textarea"
+            rows={12}
+            value={text}
+            placeholder={t("summary.textPlaceholder")}
+            onChange={(e) => setText(e.target.value)}
+            disabled={busy}
+          />
+        </div>
+
+        <div className="field tt-short-input">
+          <label htmlFor="summary-length">{t("summary.lengthLabel")}</label>
+          <input
+            id="summary-length"
+            data-testid="summary-length"
+            type="number"
+            inputMode="numeric"
+            min={SUMMARY_LENGTH_MIN}
+            max={SUMMARY_LENGTH_MAX}
+            step={1}
+            value={length}
+            onChange={(e) => setLength(e.target.value)}
+            disabled={busy}
+          />
+          <p className="hint">{t("summary.lengthHint", { min: n(SUMMARY_LENGTH_MIN), max: n(SUMMARY_LENGTH_MAX) })}</p>
+        </div>
+
+        <fieldset className="field tt-phrases" disabled={busy}>
+          <legend>{t("summary.phrasesLabel")}</legend>
+          <p className="hint">{t("summary.phrasesHint", { min: REQUIRED_PHRASES_MIN })}</p>
+          {phrases.map((p, i) => (
+            // Rows have no identity but their position: removing one shifts the rest, as intended.
+            // biome-ignore lint/suspicious/noArrayIndexKey: see above
+            <div className="tt-phrase-row" key={i}>
+              <input
+                ref={(el) => {
+                  phraseRefs.current[i] = el;
+                  // A row just added gets the focus.
+                  if (el && focusPhrase.current === i) {
+                    el.focus();
+                    focusPhrase.current = null;
+                  }
+                }}
+                data-testid={`summary-phrase-${i}`}
+                aria-label={t("summary.phraseLabel", { n: i + 1 })}
+                placeholder={t("summary.phrasePlaceholder", { n: i + 1 })}
+                value={p}
+                onChange={(e) => setPhrase(i, e.target.value)}
+              />
+              <button
+                type="button"
+                className="btn btn-ghost tt-remove"
+                data-testid={`summary-remove-phrase-${i}`}
+                onClick={() => removePhrase(i)}
+                disabled={phrases.length <= REQUIRED_PHRASES_MIN}
+                aria-label={t("summary.removePhrase", { n: i + 1 })}
+                title={t("summary.removePhrase", { n: i + 1 })}
+              >
+                ×
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            className="btn btn-secondary tt-add"
+            data-testid="summary-add-phrase"
+            onClick={addPhrase}
+            disabled={phrases.length >= REQUIRED_PHRASES_MAX}
+          >
+            {t("summary.addPhrase")}
+          </button>
+        </fieldset>
+
+        {error ? <ErrorAlert message={error.message} error={error.cause} testId="summary-error" /> : null}
+
+        <div className="button-row">
+          <button
+            type="submit"
+            className="btn btn-primary"
+            data-testid="summary-generate"
+            disabled={busy}
+            aria-busy={busy}
+          >
+            {busy ? t("summary.generating") : t("summary.generate")}
+          </button>
+        </div>
+
+        {status !== "idle" ? (
+          <div className="tt-progress-block">
+            <div className="tt-progress-head">
+              <span>
+                {busy ? <span className="spinner" aria-hidden="true" /> : null}
+                {busy ? t("summary.progressLabel") : t("messages.processCompleted")}
+              </span>
+              <span>{n(progress)}%</span>
+            </div>
+            <div
+              className={`tt-progress tt-progress-${progressColor(progress)}`}
+              data-testid="summary-progress"
+              data-value={progress}
+              role="progressbar"
+              aria-label={t("summary.progressLabel")}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={progress}
+            >
+              <div className="tt-progress-fill" style={{ inlineSize: `${progress}%` }} />
+            </div>
+          </div>
+        ) : null}
+      </form>
+
+      {status === "done" ? (
+        <section className="card tt-card tt-result" aria-labelledby="summary-result-title">
+          <div className="tt-result-head">
+            <h2 id="summary-result-title" className="section-title">
+              {t("summary.resultTitle")}
+            </h2>
+            <span className="hint">{t("summary.charCount", { n: n(charCount(summary)) })}</span>
+          </div>
+          <div className="tt-output" data-testid="summary-result">
+            {summary}
+          </div>
+          <div className="tt-copy">
+            <span
+              className={copied === "failed" ? "tt-copy-note failed" : "tt-copy-note"}
+              role="status"
+              data-testid="summary-copied"
+            >
+              {copied === "copied" ? t("messages.summaryCopied") : copied === "failed" ? t("summary.copyFailed") : ""}
+            </span>
+            <button type="button" className="btn btn-secondary" data-testid="summary-copy" onClick={onCopy}>
+              {t("summary.copy")}
+            </button>
+          </div>
+        </section>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,264 @@
+import {
+  CUSTOM_PROMPT_MAX,
+  checkTitlesRequest,
+  HEADING_COUNT_MAX,
+  TITLE_COUNT_MAX,
+  TITLE_DEFAULTS,
+} from "@kikitori/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { ApiError } from "../api/errors.ts";
+import { useAuth } from "../auth/AuthProvider.tsx";
+import { ErrorAlert } from "../components/ErrorAlert.tsx";
+import { usePageTitle } from "../components/usePageTitle.ts";
+import { errorText } from "../i18n/errorText.ts";
+import { localePath, ROUTES } from "../routing/paths.ts";
+import { useLang } from "../routing/useLang.ts";
+import { generateTitles } from "../text-tools/api.ts";
+import { copyToClipboard } from "../text-tools/clipboard.ts";
+import { composeArticle, intOf, placeHeadings } from "../text-tools/logic.ts";
+import "../text-tools/text-tools.css";
+
+interface Result {
+  text: string;
+  titles: string[];
+  headings: string[];
+}
+
+const headingId = (i: number) => `generated-heading-${i}`;
+
+/**
+ * The title/heading screen (spec sections 2, 5, 7): text, number of sub-headings and titles, custom
+ * request; the answer shows the titles and the text with each heading at the start of its block of
+ * ceil(lines / headings) lines, with a scroll-to-heading link per index.
+ */
+export function TitlesPage() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  usePageTitle(t("tools.titles.title"));
+
+  const [text, setText] = useState("");
+  const [numHeadings, setNumHeadings] = useState(String(TITLE_DEFAULTS.numHeadings));
+  const [numTitles, setNumTitles] = useState(String(TITLE_DEFAULTS.numTitles));
+  const [custom, setCustom] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Result | null>(null);
+  const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
+  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const abort = useRef<AbortController | null>(null);
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const parts = useMemo(() => (result ? placeHeadings(result.text, result.headings) : []), [result]);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!user) {
+      if (window.confirm(t("auth.loginRequired"))) navigate(localePath(lang, ROUTES.login));
+      return;
+    }
+    const body = {
+      uid: user.uid,
+      originalText: text,
+      numHeadingsPerArticle: intOf(numHeadings),
+      numTitles: intOf(numTitles),
+      customPrompt: custom,
+      language: lang,
+    };
+    const violation = checkTitlesRequest(body);
+    if (violation) {
+      const cause = new ApiError(violation.code, 400, violation.message);
+      setError({ message: errorText(t, cause, "titles.failed"), cause });
+      return;
+    }
+    setError(null);
+    setCopied("idle");
+    setBusy(true);
+    const ctrl = new AbortController();
+    abort.current = ctrl;
+    try {
+      const res = await generateTitles(body, ctrl.signal);
+      if (ctrl.signal.aborted) return;
+      setResult({ text, titles: res.titles, headings: res.headings });
+      void queryClient.invalidateQueries({ queryKey: ["usage"] });
+    } catch (err) {
+      if (ctrl.signal.aborted) return;
+      console.warn("Title generation failed", err);
+      setError({ message: errorText(t, err, "titles.failed"), cause: err });
+    } finally {
+      if (!ctrl.signal.aborted) setBusy(false);
+    }
+  };
+
+  const scrollTo = (i: number) => {
+    const el = document.getElementById(headingId(i));
+    el?.scrollIntoView({ behavior: "smooth", block: "start" });
+    el?.focus({ preventScroll: true });
+  };
+
+  const onCopy = async () => {
+    if (!result) return;
+    const titles = result.titles.map((x, i) => `${i + 1}. ${x}`).join("\n");
+    const ok = await copyToClipboard(
+      `${t("titles.titlesTitle")}\n${titles}\n\n${composeArticle(result.text, result.headings)}`,
+    );
+    setCopied(ok ? "copied" : "failed");
+  };
+
+  return (
+    <section className="page tt-page">
+      <header className="page-header">
+        <h1 data-testid="page-title">{t("tools.titles.title")}</h1>
+        <p className="lead">{t("tools.titles.description")}</p>
+      </header>
+
+      <form className="card tt-card form" onSubmit={onSubmit} noValidate aria-busy={busy}>
+        <div className="field">
+          <label htmlFor="titles-text">{t("titles.textLabel")}</label>
+          <textarea
+            id="titles-text"
+            data-testid="titles-text"
+            className="tt-textarea"
+            rows={12}
+            value={text}
+            placeholder={t("titles.textPlaceholder")}
+            onChange={(e) => setText(e.target.value)}
+            disabled={busy}
+          />
+        </div>
+        <div className="tt-row">
+          <div className="field tt-narrow">
+            <label htmlFor="titles-num-headings">{t("titles.numHeadingsLabel")}</label>
+            <input
+              id="titles-num-headings"
+              data-testid="titles-num-headings"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={HEADING_COUNT_MAX}
+              step={1}
+              value={numHeadings}
+              onChange={(e) => setNumHeadings(e.target.value)}
+              disabled={busy}
+            />
+          </div>
+          <div className="field tt-narrow">
+            <label htmlFor="titles-num-titles">{t("titles.numTitlesLabel")}</label>
+            <input
+              id="titles-num-titles"
+              data-testid="titles-num-titles"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={TITLE_COUNT_MAX}
+              step={1}
+              value={numTitles}
+              onChange={(e) => setNumTitles(e.target.value)}
+              disabled={busy}
+            />
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="titles-custom">{t("titles.customLabel")}</label>
+          <textarea
+            id="titles-custom"
+            data-testid="titles-custom"
+            rows={2}
+            maxLength={CUSTOM_PROMPT_MAX}
+            value={custom}
+            placeholder={t("titles.customPlaceholder")}
+            onChange={(e) => setCustom(e.target.value)}
+            disabled={busy}
+          />
+          <p className="hint">{t("titles.customHint")}</p>
+        </div>
+
+        {error ? <ErrorAlert message={error.message} error={error.cause} testId="titles-error" /> : null}
+
+        <div className="button-row">
+          <button
+            type="submit"
+            className="btn btn-primary"
+            data-testid="titles-generate"
+            disabled={busy}
+            aria-busy={busy}
+          >
+            {busy ? (
+              <>
+                <span className="spinner" aria-hidden="true" />
+                {t("titles.generating")}
+              </>
+            ) : (
+              t("titles.generate")
+            )}
+          </button>
+        </div>
+      </form>
+
+      {result ? (
+        <section className="card tt-card tt-result" aria-labelledby="titles-result-title">
+          <h2 id="titles-result-title" className="section-title">
+            {t("titles.titlesTitle")}
+          </h2>
+          <ol className="tt-titles" data-testid="titles-list">
+            {result.titles.map((title, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: titles are shown in the server's order
+              <li key={i}>{title}</li>
+            ))}
+          </ol>
+
+          <h2 className="section-title">{t("titles.outputTitle")}</h2>
+          <nav className="tt-heading-links" aria-label={t("titles.headingLinks")}>
+            {result.headings.map((h, i) => (
+              <button
+                // biome-ignore lint/suspicious/noArrayIndexKey: one link per heading index
+                key={i}
+                type="button"
+                className="btn btn-ghost tt-heading-link"
+                data-testid={`titles-heading-link-${i}`}
+                onClick={() => scrollTo(i)}
+                title={h}
+              >
+                {t("titles.headingLink", { n: i + 1 })}
+              </button>
+            ))}
+          </nav>
+          <article className="tt-output tt-article" data-testid="titles-output">
+            {parts.map((p, k) =>
+              p.kind === "heading" ? (
+                <h3
+                  // biome-ignore lint/suspicious/noArrayIndexKey: parts never reorder
+                  key={k}
+                  id={headingId(p.index)}
+                  tabIndex={-1}
+                  className="tt-heading"
+                  data-testid={`titles-heading-${p.index}`}
+                >
+                  {p.text}
+                </h3>
+              ) : (
+                // biome-ignore lint/suspicious/noArrayIndexKey: parts never reorder
+                <p key={k} className="tt-block">
+                  {p.text}
+                </p>
+              ),
+            )}
+          </article>
+          <div className="tt-copy">
+            <span className={copied === "failed" ? "tt-copy-note failed" : "tt-copy-note"} role="status">
+              {copied === "copied" ? t("titles.copied") : copied === "failed" ? t("titles.copyFailed") : ""}
+            </span>
+            <button type="button" className="btn btn-secondary" data-testid="titles-copy" onClick={onCopy}>
+              {t("titles.copy")}
+            </button>
+          </div>
+        </section>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "@jest/globals";
+import {
+  addPhraseRow,
+  composeArticle,
+  intOf,
+  nextSummaryProgress,
+  placeHeadings,
+  progressColor,
+  removePhraseRow,
+} from "./logic.ts";
+
+describe("summary progress", () => {
+  it("rises by 1 up to 98", () => {
+    let v = 0;
+    for (let s = 0; s < 200; s++) v = nextSummaryProgress(v);
+    expect(v).toBe(98);
+    expect(nextSummaryProgress(41)).toBe(42);
+  });
+  it("colours: green to 50, yellow over 50, red over 80", () => {
+    expect([50, 51, 80, 81].map(progressColor)).toEqual(["green", "yellow", "yellow", "red"]);
+  });
+});
+
+describe("phrase rows", () => {
+  it("start with two, keep at least two, stop at twenty", () => {
+    expect(removePhraseRow(["a", "b"], 0)).toEqual(["a", "b"]);
+    expect(removePhraseRow(["a", "b", "c"], 1)).toEqual(["a", "c"]);
+    expect(addPhraseRow(["a", "b"])).toEqual(["a", "b", ""]);
+    expect(addPhraseRow(Array(20).fill("x"))).toHaveLength(20);
+  });
+});
+
+describe("number fields", () => {
+  it("integers only", () => {
+    expect(intOf(" 3002 ")).toBe(3002);
+    expect(intOf("-1")).toBe(-1);
+    expect(intOf("1.5")).toBeNaN();
+    expect(intOf("")).toBeNaN();
+  });
+});
+
+describe("heading placement", () => {
+  const text = ["l1", "l2", "l3", "l4", "l5"].join("\n");
+  it("a heading at the start of each block of ceil(lines / headings) lines", () => {
+    expect(placeHeadings(text, ["A", "B"])).toEqual([
+      { kind: "heading", index: 0, text: "A" },
+      { kind: "lines", text: "l1\nl2\nl3" },
+      { kind: "heading", index: 1, text: "B" },
+      { kind: "lines", text: "l4\nl5" },
+    ]);
+  });
+  it("headings without a block follow the text", () => {
+    const parts = placeHeadings("only\nlines", ["A", "B", "C"]);
+    expect(parts.filter((p) => p.kind === "heading").map((p) => p.text)).toEqual(["A", "B", "C"]);
+    expect(parts.at(-1)).toEqual({ kind: "heading", index: 2, text: "C" });
+  });
+  it("composes plain text for copying", () => {
+    expect(composeArticle(text, ["A", "B"])).toBe("■ A\n\nl1\nl2\nl3\n\n■ B\n\nl4\nl5");
+  });
+});
