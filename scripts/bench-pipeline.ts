@@ -30,7 +30,24 @@ function tenMinutes(): Buffer {
 function wav20MiB(): Buffer {
   const out = path.join(tmp, "20mib.wav");
   // 16 kHz mono 16-bit: 32,000 bytes per second → 655 s ≈ 20 MiB (just under the cap).
-  execFileSync(ffmpegPath(), ["-v", "error", "-y", "-stream_loop", "-1", "-i", path.join(root, "tests/fixtures/audio/interview-en.mp3"), "-t", "655", "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", out]);
+  execFileSync(ffmpegPath(), [
+    "-v",
+    "error",
+    "-y",
+    "-stream_loop",
+    "-1",
+    "-i",
+    path.join(root, "tests/fixtures/audio/interview-en.mp3"),
+    "-t",
+    "655",
+    "-ar",
+    "16000",
+    "-ac",
+    "1",
+    "-c:a",
+    "pcm_s16le",
+    out,
+  ]);
   return readFileSync(out);
 }
 
@@ -44,7 +61,10 @@ async function runJob(t: TestGateway, audio: Buffer) {
   const uploaded = performance.now();
   await sock.until((m) => m.jobId === r.body.jobId && m.status === "Transcription complete", 900_000);
   const transcript = performance.now();
-  const done = await sock.until((m) => m.jobId === r.body.jobId && (m.status === "Correction complete" || m.status === "Failed"), 900_000);
+  const done = await sock.until(
+    (m) => m.jobId === r.body.jobId && (m.status === "Correction complete" || m.status === "Failed"),
+    900_000,
+  );
   const corrected = performance.now();
   sock.close();
   if (done.status !== "Correction complete") throw new Error(`job failed: ${JSON.stringify(done)}`);
@@ -110,5 +130,7 @@ try {
   await t.close();
   await s3.close();
 }
-console.log(`\nKikitori pipeline bench (${os.cpus().length} cores, engine pocketsphinx, correction offline)\n${rows.join("\n")}`);
+console.log(
+  `\nKikitori pipeline bench (${os.cpus().length} cores, engine pocketsphinx, correction offline)\n${rows.join("\n")}`,
+);
 process.exit(0);

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 // The plan screen in Chromium against the real gateway and billing service (local card provider).
+import { readFileSync } from "node:fs";
 import { jest } from "@jest/globals";
 import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
@@ -7,6 +8,8 @@ import { freePort, type ServiceProcess, startService, waitForStatus } from "../i
 import { launchBrowser } from "../support/browser.ts";
 import { api, startTestGateway, type TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
+
+const en = JSON.parse(readFileSync(new URL("../../web/src/locales/en.json", import.meta.url), "utf8"));
 
 jest.setTimeout(120_000);
 
@@ -75,6 +78,7 @@ it("free → standard: a declined card shows the decline, the success card upgra
   expect(await page.getByTestId("plan-submit").isDisabled()).toBe(true);
   expect(await page.getByTestId("plan-price-standard").textContent()).toBe("$15");
   expect(await page.getByTestId("plan-price-premium").textContent()).toBe("$30");
+  expect(await page.getByTestId("plan-quotas-standard").textContent()).toContain("600 minutes of transcription");
 
   await page.getByTestId("plan-option-standard").check();
   expect(await page.getByTestId("plan-price-diff").count()).toBe(0);
@@ -88,7 +92,7 @@ it("free → standard: a declined card shows the decline, the success card upgra
   await fillCard(page, "4000 0000 0000 0002");
   await page.getByTestId("plan-submit").click();
   await page.getByTestId("plan-error").waitFor();
-  expect(await page.getByTestId("plan-error").textContent()).toBe("Your card was declined. Please use a different card.");
+  expect(await page.getByTestId("plan-error").textContent()).toBe(en.errors.PAYMENT_DECLINED);
   expect(await planOf(page)).toBe("free");
 
   await fillCard(page, "4242 4242 4242 4242");

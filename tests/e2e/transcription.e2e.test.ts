@@ -26,7 +26,10 @@ afterAll(async () => {
 
 it("uploads a recording, moves through the phases, shows both texts and plays the audio", async () => {
   const user = await createUser(t);
-  await t.db.user.update({ where: { id: user.uid }, data: { passwordHash: await hashPassword("a long enough password") } });
+  await t.db.user.update({
+    where: { id: user.uid },
+    data: { passwordHash: await hashPassword("a long enough password") },
+  });
   const ctx = await browser.newContext({ locale: "en-US" });
   const page = await ctx.newPage();
   await page.goto(`${t.url}/en/login`);
@@ -48,7 +51,9 @@ it("uploads a recording, moves through the phases, shows both texts and plays th
     poll();
   });
 
-  await page.getByTestId("tx-file-input").setInputFiles(path.resolve(import.meta.dirname, "../fixtures/audio/interview-en.mp3"));
+  await page
+    .getByTestId("tx-file-input")
+    .setInputFiles(path.resolve(import.meta.dirname, "../fixtures/audio/interview-en.mp3"));
   await page.getByTestId("tx-model").selectOption("meeting");
   await page.getByTestId("tx-interviewer").fill("Anna");
   await page.getByTestId("tx-interviewee").fill("Ben");
@@ -57,14 +62,18 @@ it("uploads a recording, moves through the phases, shows both texts and plays th
   await page.getByTestId("tx-submit").click();
   expect(await page.getByTestId("tx-submit").isDisabled()).toBe(true);
 
-  await page.getByTestId("tx-corrected").filter({ hasText: /Anna:|Ben:/ }).waitFor({ timeout: 150_000 });
+  await page
+    .getByTestId("tx-corrected")
+    .filter({ hasText: /Anna:|Ben:/ })
+    .waitFor({ timeout: 150_000 });
   const phases: string[] = await page.evaluate(() => (window as any).__phases);
   expect(phases).toEqual(expect.arrayContaining(["uploading", "transcribing", "complete"]));
   expect(phases.indexOf("uploading")).toBeLessThan(phases.indexOf("transcribing"));
   expect(phases.indexOf("transcribing")).toBeLessThan(phases.indexOf("complete"));
   expect(await page.getByTestId("tx-progress").getAttribute("data-value")).toBe("100");
 
-  const transcript = (await page.getByTestId("tx-transcript").textContent()) || (await page.getByTestId("tx-transcript").inputValue());
+  const transcript =
+    (await page.getByTestId("tx-transcript").textContent()) || (await page.getByTestId("tx-transcript").inputValue());
   expect(transcript).toMatch(/started the business/);
   expect(await page.getByTestId("tx-char-count").textContent()).toMatch(/\d/);
   expect(await page.getByTestId("tx-transcription-time").textContent()).toMatch(/\d/);
@@ -89,6 +98,9 @@ it("uploads a recording, moves through the phases, shows both texts and plays th
 
   // A reload restores the finished job from the snapshot call.
   await page.reload();
-  await page.getByTestId("tx-corrected").filter({ hasText: /Anna:|Ben:/ }).waitFor();
+  await page
+    .getByTestId("tx-corrected")
+    .filter({ hasText: /Anna:|Ben:/ })
+    .waitFor();
   await ctx.close();
 });

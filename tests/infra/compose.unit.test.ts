@@ -16,7 +16,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (p: string) => readFileSync(path.join(ROOT, p), "utf8");
 
 /** KEY=value lines of an env file (quotes removed), like `docker compose` reads `.env`. */
-export function parseEnvFile(text: string): Record<string, string> {
+function parseEnvFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of text.split("\n")) {
     const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
@@ -32,7 +32,7 @@ export function parseEnvFile(text: string): Record<string, string> {
  * Compose's interpolation of one string: $$ (a literal $), $VAR, ${VAR}, ${VAR:-default},
  * ${VAR-default}, ${VAR:?error} and ${VAR?error}. Throws like compose does on a required variable.
  */
-export function interpolate(value: string, vars: Record<string, string | undefined>): string {
+function interpolate(value: string, vars: Record<string, string | undefined>): string {
   return value.replace(
     /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
     (whole, name: string | undefined, op: string | undefined, arg: string | undefined, bare: string | undefined) => {
@@ -241,7 +241,9 @@ describe("docker-compose.yml", () => {
       .filter((src) => !src.startsWith(".") && !src.startsWith("/"));
     expect(mounted.length).toBeGreaterThanOrEqual(4);
     for (const v of mounted) expect(Object.keys(compose.volumes ?? {})).toContain(v);
-    for (const bind of Object.values(services).flatMap((s) => s.volumes ?? []).filter((v) => v.startsWith("./"))) {
+    for (const bind of Object.values(services)
+      .flatMap((s) => s.volumes ?? [])
+      .filter((v) => v.startsWith("./"))) {
       expect(existsSync(path.join(ROOT, bind.split(":")[0]))).toBe(true);
     }
   });
@@ -254,12 +256,16 @@ describe("docker-compose.yml", () => {
     }
     // SIGTERM lets the running chunk finish: compose must wait longer than the worker's own timeout.
     const tw = services["transcription-worker"];
-    expect(Number.parseInt(tw.stop_grace_period!, 10) * 1000).toBeGreaterThan(Number(tw.environment!.SHUTDOWN_TIMEOUT_MS));
+    expect(Number.parseInt(tw.stop_grace_period!, 10) * 1000).toBeGreaterThan(
+      Number(tw.environment!.SHUTDOWN_TIMEOUT_MS),
+    );
   });
 
   it.each(APP)("%s gets a valid configuration of its service, with no unknown variables", (name) => {
     const env = services[name].environment!;
-    const r = (SCHEMAS[name] as { safeParse: (e: unknown) => { success: boolean; error?: { issues: unknown[] } } }).safeParse(env);
+    const r = (
+      SCHEMAS[name] as { safeParse: (e: unknown) => { success: boolean; error?: { issues: unknown[] } } }
+    ).safeParse(env);
     expect(r.error?.issues ?? []).toEqual([]);
     const known = new Set(keysOf(SCHEMAS[name]));
     expect(Object.keys(env).filter((k) => !known.has(k))).toEqual([]);
@@ -267,7 +273,11 @@ describe("docker-compose.yml", () => {
 
   it("scrapes every service's /metrics in the observability profile", () => {
     const prom = parse(read("infra/prometheus.yml")) as {
-      scrape_configs: Array<{ job_name: string; metrics_path: string; dns_sd_configs: Array<{ names: string[]; port: number }> }>;
+      scrape_configs: Array<{
+        job_name: string;
+        metrics_path: string;
+        dns_sd_configs: Array<{ names: string[]; port: number }>;
+      }>;
     };
     for (const name of APP) {
       const job = prom.scrape_configs.find((j) => j.job_name === name);

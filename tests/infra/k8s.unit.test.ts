@@ -4,8 +4,8 @@
 // with the services' own config schemas. No cluster is needed.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ScaledObject, TriggerAuthentication } from "@kubernetes-models/keda/keda.sh/v1alpha1";
 import { QUEUES } from "@kikitori/shared";
+import { ScaledObject, TriggerAuthentication } from "@kubernetes-models/keda/keda.sh/v1alpha1";
 import { Deployment } from "kubernetes-models/apps/v1";
 import { Job } from "kubernetes-models/batch/v1";
 import { Ingress } from "kubernetes-models/networking.k8s.io/v1";
@@ -15,7 +15,13 @@ import { billingEnv } from "../../services/billing/src/config.ts";
 import { correctionWorkerEnv } from "../../services/correction-worker/src/config.ts";
 import { gatewayEnv } from "../../services/gateway/src/config.ts";
 import { transcriptionWorkerEnv } from "../../services/transcription-worker/src/config.ts";
-import { type K8sObject, kubectlKustomize, podContainers, readKustomization, renderKustomization } from "./kustomize.ts";
+import {
+  type K8sObject,
+  kubectlKustomize,
+  podContainers,
+  readKustomization,
+  renderKustomization,
+} from "./kustomize.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const K8S = path.join(ROOT, "k8s");
@@ -34,7 +40,6 @@ const CONSUMES: Partial<Record<App, string[]>> = {
   "correction-worker": [QUEUES.correction, QUEUES.text],
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: model constructors take free-form objects
 type ModelClass = new (data: any) => { validate(): void };
 const MODELS: Record<string, ModelClass> = {
   "v1/ConfigMap": ConfigMap,
@@ -49,18 +54,24 @@ const MODELS: Record<string, ModelClass> = {
 };
 
 const OVERLAYS = ["dev", "prod", "prod-gpu"] as const;
-const rendered = Object.fromEntries(
-  [...OVERLAYS.map((o) => [o, renderKustomization(path.join(K8S, "overlays", o))] as const), ["base", renderKustomization(path.join(K8S, "base"))] as const],
-) as Record<(typeof OVERLAYS)[number] | "base", K8sObject[]>;
+const rendered = Object.fromEntries([
+  ...OVERLAYS.map((o) => [o, renderKustomization(path.join(K8S, "overlays", o))] as const),
+  ["base", renderKustomization(path.join(K8S, "base"))] as const,
+]) as Record<(typeof OVERLAYS)[number] | "base", K8sObject[]>;
 
 const keysOf = (schema: unknown): string[] => {
   const s = schema as { shape?: object; def?: { in?: { shape?: object } } };
   return Object.keys(s.shape ?? s.def?.in?.shape ?? {});
 };
 const parseWith = (schema: unknown, env: Record<string, string>) =>
-  (schema as { safeParse: (e: unknown) => { success: boolean; error?: { issues: Array<{ path: unknown[]; message: string }> } } }).safeParse(env);
+  (
+    schema as {
+      safeParse: (e: unknown) => { success: boolean; error?: { issues: Array<{ path: unknown[]; message: string }> } };
+    }
+  ).safeParse(env);
 
-const find = (objs: K8sObject[], kind: string, name: string) => objs.find((o) => o.kind === kind && o.metadata.name === name);
+const find = (objs: K8sObject[], kind: string, name: string) =>
+  objs.find((o) => o.kind === kind && o.metadata.name === name);
 const get = (objs: K8sObject[], kind: string, name: string) => {
   const o = find(objs, kind, name);
   if (!o) throw new Error(`no ${kind}/${name}`);
@@ -71,12 +82,23 @@ const envOf = (c: { env?: Array<{ name: string; value?: string }> }) =>
   Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? ""])) as Record<string, string>;
 
 /** CPU quantity in cores ("500m" → 0.5, "2" → 2). */
-const cores = (q: string | number) => (typeof q === "number" ? q : q.endsWith("m") ? Number(q.slice(0, -1)) / 1000 : Number(q));
+const cores = (q: string | number) =>
+  typeof q === "number" ? q : q.endsWith("m") ? Number(q.slice(0, -1)) / 1000 : Number(q);
 
 describe("kustomize files", () => {
   it("has a base, dev and prod overlays, and the optional components", () => {
-    for (const d of ["base", "overlays/dev", "overlays/prod", "overlays/prod-gpu", "components/autoscaling-keda", "components/gpu-speech"]) {
-      expect({ d, kind: readKustomization(path.join(K8S, d)).kind }).toEqual({ d, kind: d.startsWith("components") ? "Component" : "Kustomization" });
+    for (const d of [
+      "base",
+      "overlays/dev",
+      "overlays/prod",
+      "overlays/prod-gpu",
+      "components/autoscaling-keda",
+      "components/gpu-speech",
+    ]) {
+      expect({ d, kind: readKustomization(path.join(K8S, d)).kind }).toEqual({
+        d,
+        kind: d.startsWith("components") ? "Component" : "Kustomization",
+      });
     }
   });
 
@@ -97,23 +119,36 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
   const secret = get(objs, "Secret", "kikitori-secrets").stringData as Record<string, string>;
   const namespace = overlay === "dev" ? "kikitori-dev" : "kikitori";
 
-  it.each(objs.map((o) => [`${o.kind}/${o.metadata.name}`, o] as const))("%s is valid against its API schema", (_n, o) => {
-    const Model = MODELS[`${o.apiVersion}/${o.kind}`];
-    expect({ kind: `${o.apiVersion}/${o.kind}`, known: Boolean(Model) }).toEqual({ kind: `${o.apiVersion}/${o.kind}`, known: true });
-    expect(() => new Model(o).validate()).not.toThrow();
-    expect(o.metadata.namespace).toBe(namespace);
-    expect(o.metadata.labels?.["app.kubernetes.io/part-of"]).toBe("kikitori");
-  });
+  it.each(objs.map((o) => [`${o.kind}/${o.metadata.name}`, o] as const))(
+    "%s is valid against its API schema",
+    (_n, o) => {
+      const Model = MODELS[`${o.apiVersion}/${o.kind}`];
+      expect({ kind: `${o.apiVersion}/${o.kind}`, known: Boolean(Model) }).toEqual({
+        kind: `${o.apiVersion}/${o.kind}`,
+        known: true,
+      });
+      expect(() => new Model(o).validate()).not.toThrow();
+      expect(o.metadata.namespace).toBe(namespace);
+      expect(o.metadata.labels?.["app.kubernetes.io/part-of"]).toBe("kikitori");
+    },
+  );
 
   it("has a Deployment, a Service and a PodDisruptionBudget per service, the Ingress, ConfigMap, Secret and migration Job", () => {
     expect(appDeployments.map((d) => d.metadata.name).sort()).toEqual([...APPS].sort());
     for (const d of deployments) {
       const labels = d.spec.template.metadata.labels;
       expect(d.spec.selector.matchLabels).toEqual(labels);
-      const svc = objs.find((o) => o.kind === "Service" && Object.entries(o.spec.selector).every(([k, v]) => labels[k] === v));
-      expect({ deployment: d.metadata.name, service: Boolean(svc) }).toEqual({ deployment: d.metadata.name, service: true });
+      const svc = objs.find(
+        (o) => o.kind === "Service" && Object.entries(o.spec.selector).every(([k, v]) => labels[k] === v),
+      );
+      expect({ deployment: d.metadata.name, service: Boolean(svc) }).toEqual({
+        deployment: d.metadata.name,
+        service: true,
+      });
       const pdb = objs.find(
-        (o) => o.kind === "PodDisruptionBudget" && Object.entries(o.spec.selector.matchLabels).every(([k, v]) => labels[k] === v),
+        (o) =>
+          o.kind === "PodDisruptionBudget" &&
+          Object.entries(o.spec.selector.matchLabels).every(([k, v]) => labels[k] === v),
       );
       expect({ deployment: d.metadata.name, pdb: Boolean(pdb) }).toEqual({ deployment: d.metadata.name, pdb: true });
     }
@@ -134,8 +169,14 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
       expect(portNames).toContain(c.livenessProbe.httpGet.port);
       expect(portNames).toContain(c.readinessProbe.httpGet.port);
       for (const cont of podContainers(d) as Array<Record<string, any>>) {
-        expect({ c: cont.name, requests: Boolean(cont.resources?.requests?.cpu && cont.resources?.requests?.memory) }).toEqual({ c: cont.name, requests: true });
-        expect({ c: cont.name, limits: Boolean(cont.resources?.limits?.cpu && cont.resources?.limits?.memory) }).toEqual({ c: cont.name, limits: true });
+        expect({
+          c: cont.name,
+          requests: Boolean(cont.resources?.requests?.cpu && cont.resources?.requests?.memory),
+        }).toEqual({ c: cont.name, requests: true });
+        expect({
+          c: cont.name,
+          limits: Boolean(cont.resources?.limits?.cpu && cont.resources?.limits?.memory),
+        }).toEqual({ c: cont.name, limits: true });
         expect(cont.securityContext?.runAsNonRoot).toBe(true);
         expect(cont.securityContext?.allowPrivilegeEscalation).toBe(false);
         expect(cont.securityContext?.capabilities?.drop).toEqual(["ALL"]);
@@ -162,7 +203,10 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
 
       const shutdownMs = Number(envOf(c).SHUTDOWN_TIMEOUT_MS ?? config.SHUTDOWN_TIMEOUT_MS ?? 30_000);
       expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(shutdownMs);
-      expect(c.envFrom).toEqual([{ configMapRef: { name: "kikitori-config" } }, { secretRef: { name: "kikitori-secrets" } }]);
+      expect(c.envFrom).toEqual([
+        { configMapRef: { name: "kikitori-config" } },
+        { secretRef: { name: "kikitori-secrets" } },
+      ]);
       if (name !== "gateway") {
         expect(d.spec.template.metadata.annotations["prometheus.io/scrape"]).toBe("true");
         expect(c.ports.map((p: { containerPort: number }) => String(p.containerPort))).toContain(
@@ -172,16 +216,19 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     },
   );
 
-  it.each(APPS)("the %s container's environment (ConfigMap + Secret + env) is a valid config of that service", (name) => {
-    const d = get(objs, "Deployment", name);
-    const own = envOf(mainContainer(d));
-    const env = { ...config, ...secret, ...own };
-    const r = parseWith(SCHEMAS[name], env);
-    expect(r.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? []).toEqual([]);
-    // No typos: every variable the Deployment sets itself is one its service reads.
-    const known = new Set(keysOf(SCHEMAS[name]));
-    expect(Object.keys(own).filter((k) => !known.has(k))).toEqual([]);
-  });
+  it.each(APPS)(
+    "the %s container's environment (ConfigMap + Secret + env) is a valid config of that service",
+    (name) => {
+      const d = get(objs, "Deployment", name);
+      const own = envOf(mainContainer(d));
+      const env = { ...config, ...secret, ...own };
+      const r = parseWith(SCHEMAS[name], env);
+      expect(r.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? []).toEqual([]);
+      // No typos: every variable the Deployment sets itself is one its service reads.
+      const known = new Set(keysOf(SCHEMAS[name]));
+      expect(Object.keys(own).filter((k) => !known.has(k))).toEqual([]);
+    },
+  );
 
   it("only puts variables some service reads into the ConfigMap and Secret", () => {
     const known = new Set(APPS.flatMap((a) => keysOf(SCHEMAS[a])));
@@ -208,7 +255,7 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
       expect(p.backend.service.name).toBe("gateway");
       expect(svc.spec.ports.map((x: { name: string }) => x.name)).toContain(p.backend.service.port.name);
     }
-    const a = ing.metadata.annotations;
+    const a = ing.metadata.annotations ?? {};
     expect(Number(a["nginx.ingress.kubernetes.io/proxy-read-timeout"])).toBeGreaterThanOrEqual(60);
     expect(Number(a["nginx.ingress.kubernetes.io/proxy-send-timeout"])).toBeGreaterThanOrEqual(60);
     expect(Number.parseInt(a["nginx.ingress.kubernetes.io/proxy-body-size"], 10)).toBeGreaterThanOrEqual(21); // MiB
@@ -226,7 +273,9 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     expect(["Never", "OnFailure"]).toContain(job.spec.template.spec.restartPolicy);
     expect(job.spec.backoffLimit).toBeGreaterThan(0);
     // The gateway no longer migrates itself.
-    const initNames = get(objs, "Deployment", "gateway").spec.template.spec.initContainers.map((i: { name: string }) => i.name);
+    const initNames = get(objs, "Deployment", "gateway").spec.template.spec.initContainers.map(
+      (i: { name: string }) => i.name,
+    );
     expect(initNames).toEqual(["wait-for-migrations"]);
   });
 
@@ -262,7 +311,9 @@ describe("worker autoscaling on BullMQ queue depth (KEDA)", () => {
         expect(t.type).toBe("redis");
         expect(Number(t.metadata.listLength)).toBeGreaterThan(0);
         // KEDA runs in its own namespace: the address must name ours.
-        expect(t.metadata.address).toMatch(new RegExp(`^[\\w-]+\\.${objs[0].metadata.namespace}\\.svc(\\.cluster\\.local)?:\\d+$`));
+        expect(t.metadata.address).toMatch(
+          new RegExp(`^[\\w-]+\\.${objs[0].metadata.namespace}\\.svc(\\.cluster\\.local)?:\\d+$`),
+        );
         const auth = get(objs, "TriggerAuthentication", t.authenticationRef.name);
         for (const ref of auth.spec.secretTargetRef) {
           expect(ref.name).toBe("kikitori-secrets");

@@ -11,7 +11,6 @@ export type K8sObject = {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  // biome-ignore lint/suspicious/noExplicitAny: manifests are free-form
   [key: string]: any;
 };
 
@@ -111,7 +110,8 @@ function applyTransforms(dir: string, k: Kustomization, input: K8sObject[]): K8s
   for (const o of objects) {
     if (k.namespace && !CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace = k.namespace;
     for (const l of k.labels ?? []) {
-      if (l.includeSelectors || l.includeTemplates) throw new Error(`${dir}: labels into selectors/templates unsupported`);
+      if (l.includeSelectors || l.includeTemplates)
+        throw new Error(`${dir}: labels into selectors/templates unsupported`);
       o.metadata.labels = { ...o.metadata.labels, ...l.pairs };
     }
     for (const img of k.images ?? []) {
@@ -155,7 +155,6 @@ function applyJsonPatch(doc: unknown, ops: JsonPatchOp[], where: string): void {
       .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
     const last = parts.pop();
     if (last === undefined) throw new Error(`${where}: bad path ${op.path}`);
-    // biome-ignore lint/suspicious/noExplicitAny: walking free-form JSON
     let parent: any = doc;
     for (const p of parts) {
       parent = Array.isArray(parent) ? parent[Number(p)] : parent?.[p];
@@ -196,7 +195,11 @@ function applyJsonPatch(doc: unknown, ops: JsonPatchOp[], where: string): void {
 export function kubectlKustomize(dir: string): K8sObject[] | null {
   let out: string;
   try {
-    out = execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+    out = execFileSync("kubectl", ["kustomize", dir], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 60_000,
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw new Error(`kubectl kustomize ${dir} failed: ${(err as { stderr?: string }).stderr ?? err}`);

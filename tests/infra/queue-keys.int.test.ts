@@ -41,22 +41,28 @@ it("keeps waiting jobs in the Redis list <prefix>:<queue>:wait that KEDA measure
     [QUEUES.correction, 1],
   ] as const) {
     const key = `${prefix}:${queue}:wait`;
-    expect({ key, type: await redis.type(key), length: await redis.llen(key) }).toEqual({ key, type: "list", length: n });
+    expect({ key, type: await redis.type(key), length: await redis.llen(key) }).toEqual({
+      key,
+      type: "list",
+      length: n,
+    });
   }
 
   // A worker taking the chunks empties the list (so KEDA scales back down).
   const seen: string[] = [];
+  const workerConnection = redis.duplicate();
   const worker = new Worker(
     QUEUES.transcriptionChunk,
     async (job) => {
       seen.push(job.id!);
     },
-    { connection: redis.duplicate(), prefix, concurrency: 3 },
+    { connection: workerConnection, prefix, concurrency: 3 },
   );
   const deadline = Date.now() + 10_000;
   while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   expect(seen.sort()).toEqual([0, 1, 2].map((i) => `${jobId}-c${i}`));
   expect(await redis.llen(`${prefix}:${QUEUES.transcriptionChunk}:wait`)).toBe(0);
   await worker.close();
+  await workerConnection.quit();
   await Promise.all([parents.close(), chunks.close(), correction.close()]);
 });

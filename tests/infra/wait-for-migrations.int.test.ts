@@ -1,12 +1,13 @@
 // infra/wait-for-migrations.ts, the init step that keeps every Kubernetes pod of a release from
 // starting before the migration Job has applied that release's newest migration.
+
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import { isApplied, MIGRATIONS_DIR, newestMigration, waitForMigrations } from "../../infra/wait-for-migrations.ts";
 import { dropDatabase, ensureDatabase, listMigrations, migrate } from "../../services/shared/src/server/migrate.ts";
 import { exitWithin, REPO_ROOT } from "./service-process.ts";
-import { spawn } from "node:child_process";
 
 const base = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
 base.pathname = `/kikitori_t_wait_${randomBytes(4).toString("hex")}`;
@@ -32,7 +33,9 @@ function runCli(env: Record<string, string>) {
   child.stderr.on("data", (b: Buffer) => {
     out += b.toString();
   });
-  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, sig) => resolve(code ?? sig ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once("exit", (code, sig) => resolve(code ?? sig ?? -1)),
+  );
   return { svc: { child, exited, output: () => out }, output: () => out };
 }
 

@@ -3,10 +3,10 @@ import path from "node:path";
 import { jest } from "@jest/globals";
 import { createObjectStore } from "@kikitori/shared/server";
 import { sweepExpiredAudio } from "../../services/transcription-worker/src/handlers/retention.ts";
+import type { ServiceProcess } from "../infra/service-process.ts";
 import { startTestGateway, type TestGateway } from "../support/gateway.ts";
 import { createUser, listen, startWorker, upload } from "../support/pipeline.ts";
 import { wordErrorRate } from "../support/wer.ts";
-import type { ServiceProcess } from "../infra/service-process.ts";
 
 jest.setTimeout(240_000);
 
@@ -36,7 +36,13 @@ const store = () =>
 async function objectsUnder(prefix: string): Promise<number> {
   const { Client } = await import("minio");
   const u = new URL(t.env.S3_ENDPOINT);
-  const c = new Client({ endPoint: u.hostname, port: Number(u.port), useSSL: false, accessKey: "S3RVER", secretKey: "S3RVER" });
+  const c = new Client({
+    endPoint: u.hostname,
+    port: Number(u.port),
+    useSSL: false,
+    accessKey: "S3RVER",
+    secretKey: "S3RVER",
+  });
   let n = 0;
   for await (const _ of c.listObjectsV2(t.env.S3_BUCKET, prefix, true) as AsyncIterable<unknown>) n++;
   return n;
@@ -46,17 +52,32 @@ describe("bad uploads: the right code, nothing stored, nothing charged", () => {
   it.each([
     ["0 bytes", { data: new Uint8Array(0), name: "empty.mp3" }, {}, 400, "FILE_EMPTY"],
     ["20 MiB + 1 byte", { data: new Uint8Array(20 * 1024 * 1024 + 1), name: "big.mp3" }, {}, 413, "FILE_TOO_LARGE"],
-    ["a text file named .mp3", { data: new TextEncoder().encode("just some text, not audio at all\n".repeat(50)), name: "notes.mp3" }, {}, 415, "UNSUPPORTED_AUDIO"],
+    [
+      "a text file named .mp3",
+      { data: new TextEncoder().encode("just some text, not audio at all\n".repeat(50)), name: "notes.mp3" },
+      {},
+      415,
+      "UNSUPPORTED_AUDIO",
+    ],
     ["a truncated mp3", { data: MP3.subarray(0, 1000), name: "cut.mp3" }, {}, 415, "UNSUPPORTED_AUDIO"],
     ["a wav header with no data", { data: wavHeaderOnly(), name: "hdr.wav" }, {}, 415, "UNSUPPORTED_AUDIO"],
     ["no file", null, {}, 400, "FILE_MISSING"],
     ["an unknown file type", { data: MP3, name: "a.mp3" }, { model: "podcast" }, 400, "VALIDATION_FAILED"],
     ["an unknown tone", { data: MP3, name: "a.mp3" }, { tone: "angry" }, 400, "VALIDATION_FAILED"],
-    ["an example over 300 characters", { data: MP3, name: "a.mp3" }, { interviewExample: "x".repeat(301) }, 400, "VALIDATION_FAILED"],
+    [
+      "an example over 300 characters",
+      { data: MP3, name: "a.mp3" },
+      { interviewExample: "x".repeat(301) },
+      400,
+      "VALIDATION_FAILED",
+    ],
     ["no file type", { data: MP3, name: "a.mp3" }, { model: "" }, 400, "VALIDATION_FAILED"],
   ] as const)("%s", async (_name, file, fields, status, code) => {
     const user = await createUser(t);
-    const r = await upload(t, user.token, file ? { ...file, data: new Uint8Array(file.data) } : null, { model: "meeting", ...fields });
+    const r = await upload(t, user.token, file ? { ...file, data: new Uint8Array(file.data) } : null, {
+      model: "meeting",
+      ...fields,
+    });
     expect([r.status, r.body?.error?.code]).toEqual([status, code]);
     expect(await t.db.transcriptionJob.count({ where: { userId: user.uid } })).toBe(0);
     expect(await objectsUnder(`users/${user.uid}/`)).toBe(0);
@@ -84,36 +105,63 @@ describe("a recording of English speech through both workers", () => {
     workers.push(await startWorker(t, "transcription-worker"), await startWorker(t, "correction-worker"));
     const user = await createUser(t);
     const sock = await listen(t, user.token);
-    const r = await upload(t, user.token, { data: MP3, name: "interview.mp3", type: "audio/mpeg" }, {
-      model: "meeting",
-      interviewer: "Anna",
-      interviewee: "Ben",
-      tone: "formal",
-      language: "en",
-    });
+    const r = await upload(
+      t,
+      user.token,
+      { data: MP3, name: "interview.mp3", type: "audio/mpeg" },
+      {
+        model: "meeting",
+        interviewer: "Anna",
+        interviewee: "Ben",
+        tone: "formal",
+        language: "en",
+      },
+    );
     expect(r.status).toBe(202);
     const { jobId } = r.body;
-    const done = await sock.until((m) => m.jobId === jobId && (m.status === "Correction complete" || m.status === "Failed"));
+    const done = await sock.until(
+      (m) => m.jobId === jobId && (m.status === "Correction complete" || m.status === "Failed"),
+    );
     expect(done.status).toBe("Correction complete");
 
     const statuses = sock.messages.filter((m) => m.jobId === jobId).map((m) => m.status);
-    const order = ["File uploaded", "Transcription started", "Transcription complete", "Correction started", "Correction complete"];
+    const order = [
+      "File uploaded",
+      "Transcription started",
+      "Transcription complete",
+      "Correction started",
+      "Correction complete",
+    ];
     expect(statuses.filter((s) => order.includes(s))).toEqual(order);
     const firstCorrection = statuses.indexOf("Correction started");
-    expect(statuses.slice(0, firstCorrection).every((s) => s.startsWith("Transcription") || s === "File uploaded")).toBe(true);
-    const txProgress = sock.messages.filter((m) => m.jobId === jobId && m.transcriptionProgress !== undefined).map((m) => m.transcriptionProgress);
+    expect(
+      statuses.slice(0, firstCorrection).every((s) => s.startsWith("Transcription") || s === "File uploaded"),
+    ).toBe(true);
+    const txProgress = sock.messages
+      .filter((m) => m.jobId === jobId && m.transcriptionProgress !== undefined)
+      .map((m) => m.transcriptionProgress);
     expect(txProgress[0]).toBe(5);
     expect(txProgress.at(-1)).toBe(100);
     expect([...txProgress].sort((a, b) => a - b)).toEqual(txProgress);
 
     const complete = sock.messages.find((m) => m.jobId === jobId && m.status === "Transcription complete");
     const wer = wordErrorRate(REFERENCE, complete.transcription);
-    console.log(`pocketsphinx WER on the fixture: ${(wer * 100).toFixed(1)} %; transcription ${complete.transcriptionTime} s`);
+    console.log(
+      `pocketsphinx WER on the fixture: ${(wer * 100).toFixed(1)} %; transcription ${complete.transcriptionTime} s`,
+    );
     expect(wer).toBeLessThan(0.4);
     expect(done.rewrittenText).toMatch(/Anna:|Ben:/);
 
-    const snap = await fetch(`${t.url}/api/transcriptions/${jobId}`, { headers: { authorization: `Bearer ${user.token}` } }).then((x) => x.json());
-    expect(snap).toMatchObject({ jobId, status: "completed", transcriptionProgress: 100, correctionProgress: 100, error: null });
+    const snap = await fetch(`${t.url}/api/transcriptions/${jobId}`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    }).then((x) => x.json());
+    expect(snap).toMatchObject({
+      jobId,
+      status: "completed",
+      transcriptionProgress: 100,
+      correctionProgress: 100,
+      error: null,
+    });
     expect(snap.transcription).toBe(complete.transcription);
     expect(snap.rewrittenText).toBe(done.rewrittenText);
     expect(snap.characterCount).toBe([...done.rewrittenText].length);
@@ -123,7 +171,9 @@ describe("a recording of English speech through both workers", () => {
     expect(await t.db.usageEvent.count({ where: { userId: user.uid } })).toBe(1);
 
     // Range requests for the player, owner only.
-    const part = await fetch(`${t.url}/api/audio/${jobId}`, { headers: { authorization: `Bearer ${user.token}`, range: "bytes=0-99" } });
+    const part = await fetch(`${t.url}/api/audio/${jobId}`, {
+      headers: { authorization: `Bearer ${user.token}`, range: "bytes=0-99" },
+    });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 0-99/${MP3.length}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(MP3.subarray(0, 100))).toBe(true);
@@ -157,7 +207,9 @@ describe("a recording of English speech through both workers", () => {
     const doneBefore = await t.db.transcriptChunk.count({ where: { jobId, doneAt: { not: null } } });
     tx = await startWorker(t, "transcription-worker", { CHUNK_SECONDS: "10", CHUNK_CONCURRENCY: "1" });
     workers.push(tx);
-    const done = await sock.until((m) => m.jobId === jobId && (m.status === "Correction complete" || m.status === "Failed"));
+    const done = await sock.until(
+      (m) => m.jobId === jobId && (m.status === "Correction complete" || m.status === "Failed"),
+    );
     expect(done.status).toBe("Correction complete");
     const chunks = await t.db.transcriptChunk.findMany({ where: { jobId } });
     expect(chunks.length).toBeGreaterThanOrEqual(5);

@@ -62,7 +62,10 @@ export async function listen(t: TestGateway, token: string) {
   });
   const until = (pred: (m: any) => boolean, ms = 120_000) =>
     new Promise<any>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out; got ${JSON.stringify(messages.map((m) => m.status ?? m.type))}`)), ms);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out; got ${JSON.stringify(messages.map((m) => m.status ?? m.type))}`)),
+        ms,
+      );
       const check = () => {
         const m = messages.find(pred);
         if (m) {
@@ -83,8 +86,17 @@ export async function upload(
 ) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (file) form.append("file", new Blob([new Uint8Array(file.data)], { type: file.type ?? "application/octet-stream" }), file.name);
-  const res = await fetch(`${t.url}/api/upload`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  if (file)
+    form.append(
+      "file",
+      new Blob([new Uint8Array(file.data)], { type: file.type ?? "application/octet-stream" }),
+      file.name,
+    );
+  const res = await fetch(`${t.url}/api/upload`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   const text = await res.text();
   let body: any = text;
   try {

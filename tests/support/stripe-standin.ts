@@ -69,7 +69,12 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   const replays = new Map<string, { status: number; body: unknown }>();
   let delayMs = 0;
 
-  const cardError = (code: string, declineCode: string | undefined, message: string, intent: Record<string, unknown>) => ({
+  const cardError = (
+    code: string,
+    declineCode: string | undefined,
+    message: string,
+    intent: Record<string, unknown>,
+  ) => ({
     status: 402,
     body: {
       error: {
@@ -129,7 +134,10 @@ export async function startStripeStandin(): Promise<StripeStandin> {
 
   async function route(method: string, path: string, form: Record<string, unknown>) {
     if (method === "POST" && path === "/v1/customers") {
-      return { status: 200, body: { id: id("cus"), object: "customer", email: form.email ?? null, metadata: form.metadata ?? {} } };
+      return {
+        status: 200,
+        body: { id: id("cus"), object: "customer", email: form.email ?? null, metadata: form.metadata ?? {} },
+      };
     }
     let m = /^\/v1\/payment_methods\/([\w]+)(\/attach)?$/.exec(path);
     if (m) {
@@ -159,7 +167,13 @@ export async function startStripeStandin(): Promise<StripeStandin> {
         if (intent.status === "succeeded" || intent.status === "canceled") {
           return {
             status: 400,
-            body: { error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message: "cannot cancel" } },
+            body: {
+              error: {
+                type: "invalid_request_error",
+                code: "payment_intent_unexpected_state",
+                message: "cannot cancel",
+              },
+            },
           };
         }
         intent.status = "canceled";
@@ -167,7 +181,10 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       return { status: 200, body: intent };
     }
     if (method === "POST" && path === "/v1/refunds") {
-      return { status: 200, body: { id: id("re"), object: "refund", payment_intent: form.payment_intent, status: "succeeded" } };
+      return {
+        status: 200,
+        body: { id: id("re"), object: "refund", payment_intent: form.payment_intent, status: "succeeded" },
+      };
     }
     return notFound(`route: ${method} ${path}`);
   }

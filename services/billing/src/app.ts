@@ -129,12 +129,16 @@ export async function buildBillingApp(deps: BillingAppDeps) {
     await api.register(async (raw) => {
       raw.removeAllContentTypeParsers();
       raw.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
-      raw.post("/api/billing/webhook", { schema: { response: { 200: z.object({ received: z.literal(true), result: z.string() }) } } }, async (req) => {
-        const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const sig = req.headers["stripe-signature"];
-        const out = await billing.handleWebhook(body, typeof sig === "string" ? sig : undefined);
-        return { received: true as const, result: out.result };
-      });
+      raw.post(
+        "/api/billing/webhook",
+        { schema: { response: { 200: z.object({ received: z.literal(true), result: z.string() }) } } },
+        async (req) => {
+          const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+          const sig = req.headers["stripe-signature"];
+          const out = await billing.handleWebhook(body, typeof sig === "string" ? sig : undefined);
+          return { received: true as const, result: out.result };
+        },
+      );
     });
   });
 
@@ -155,9 +159,13 @@ function toAppError(err: unknown): AppError {
       path: `${err.validationContext ?? "body"}${v.instancePath.replace(/\//g, ".")}`,
       message: v.message ?? "invalid",
     }));
-    return new AppError("VALIDATION_FAILED", `Invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, {
-      details,
-    });
+    return new AppError(
+      "VALIDATION_FAILED",
+      `Invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`,
+      {
+        details,
+      },
+    );
   }
   const fe = err as FastifyError;
   if (fe?.code && FASTIFY_CODES[fe.code]) return new AppError(FASTIFY_CODES[fe.code], fe.message);

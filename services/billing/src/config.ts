@@ -77,7 +77,11 @@ export const billingEnv = z
         try {
           secret = readFileSync(c.JWT_SECRET_FILE, "utf8").trim();
         } catch (err) {
-          ctx.addIssue({ code: "custom", path: ["JWT_SECRET_FILE"], message: `cannot read: ${(err as Error).message}` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["JWT_SECRET_FILE"],
+            message: `cannot read: ${(err as Error).message}`,
+          });
         }
       }
       if (secret) internalToken = deriveInternalToken(secret);

@@ -102,7 +102,4 @@ await queue.upsertJobScheduler(
   { every: cfg.BILLING_SWEEP_EVERY_MS },
   { name: "daily-maintenance", data },
 );
-logger.info(
-  { port: cfg.OPS_PORT, everyMs: cfg.BILLING_SWEEP_EVERY_MS, provider: cfg.PAYMENT_PROVIDER },
-  "started",
-);
+logger.info({ port: cfg.OPS_PORT, everyMs: cfg.BILLING_SWEEP_EVERY_MS, provider: cfg.PAYMENT_PROVIDER }, "started");

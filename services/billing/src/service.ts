@@ -11,17 +11,9 @@ import {
   type PlanQuota,
   type PlansResponse,
 } from "@kikitori/shared";
-import { effectiveUsage, ensureCurrentPeriod, type Logger } from "@kikitori/shared/server";
 import type { Db, Payment, Subscription, User } from "@kikitori/shared/db";
-import {
-  changeKind,
-  currencyForLanguage,
-  type Pricing,
-  planOffers,
-  priceOf,
-  quoteChange,
-  toMajor,
-} from "./pricing.ts";
+import { effectiveUsage, ensureCurrentPeriod, type Logger } from "@kikitori/shared/server";
+import { changeKind, currencyForLanguage, type Pricing, planOffers, priceOf, quoteChange, toMajor } from "./pricing.ts";
 import { createLocalPaymentMethod } from "./providers/local.ts";
 import type { CardDetails, CardProvider, ChargeResult, PaymentEvent } from "./providers/port.ts";
 import { ProviderError } from "./providers/port.ts";
@@ -114,9 +106,14 @@ export class BillingService {
       currency: this.currencyOf(user, lang),
       lastRenewalFailure:
         sub?.lastFailureAt && sub.lastFailureReason
-          ? { reason: sub.lastFailureReason, code: sub.lastFailureCode ?? "payment_failed", date: sub.lastFailureAt.toISOString() }
+          ? {
+              reason: sub.lastFailureReason,
+              code: sub.lastFailureCode ?? "payment_failed",
+              date: sub.lastFailureAt.toISOString(),
+            }
           : null,
-      paymentMethod: sub?.paymentMethodId && sub.cardLast4 ? { brand: sub.cardBrand ?? "card", last4: sub.cardLast4 } : null,
+      paymentMethod:
+        sub?.paymentMethodId && sub.cardLast4 ? { brand: sub.cardBrand ?? "card", last4: sub.cardLast4 } : null,
       pendingPayment: pending?.clientSecret
         ? { clientSecret: pending.clientSecret, plan: pending.plan, amount: toMajor(pending.amount, pending.currency) }
         : null,
@@ -354,7 +351,8 @@ export class BillingService {
 
   private async upgradeAnswer(payment: Payment, uid: string): Promise<ChangeSubscriptionResponse> {
     const user = await this.deps.db.user.findUniqueOrThrow({ where: { id: uid } });
-    const charged = payment.amount > 0 ? { amount: toMajor(payment.amount, payment.currency), currency: payment.currency } : null;
+    const charged =
+      payment.amount > 0 ? { amount: toMajor(payment.amount, payment.currency), currency: payment.currency } : null;
     switch (payment.status) {
       case "succeeded":
         if (!payment.appliedAt) break;
@@ -754,7 +752,13 @@ export class BillingService {
         message: "The card requires authentication, which is not possible for an automatic renewal.",
       };
     }
-    await this.applyFailure(payment.id, r.status === "failed" ? (r.declineCode ?? r.code) : "payment_failed", r.message, null, r.intentId);
+    await this.applyFailure(
+      payment.id,
+      r.status === "failed" ? (r.declineCode ?? r.code) : "payment_failed",
+      r.message,
+      null,
+      r.intentId,
+    );
     logger.info({ uid: u.id, code: r.code }, "renewal failed: moved to free");
     return "failed";
   }
@@ -769,7 +773,11 @@ export class BillingService {
     for (const p of stale) {
       const { count } = await this.deps.db.payment.updateMany({
         where: { id: p.id, status: p.status },
-        data: { status: "canceled", failureCode: "expired", failureMessage: "The period this payment was for has ended." },
+        data: {
+          status: "canceled",
+          failureCode: "expired",
+          failureMessage: "The period this payment was for has ended.",
+        },
       });
       if (count && p.intentId) await this.deps.provider.cancel(p.intentId).catch(() => {});
       n += count;
@@ -779,7 +787,9 @@ export class BillingService {
 }
 
 function pendingOf(user: { pendingPlan: PlanName | null; pendingPlanAt: Date | null }) {
-  return user.pendingPlan && user.pendingPlanAt ? { plan: user.pendingPlan, date: user.pendingPlanAt.toISOString() } : null;
+  return user.pendingPlan && user.pendingPlanAt
+    ? { plan: user.pendingPlan, date: user.pendingPlanAt.toISOString() }
+    : null;
 }
 
 /** Maps a provider failure code to the API's error code. */

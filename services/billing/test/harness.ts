@@ -3,8 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { addMonthsAnchored, type PlanName } from "@kikitori/shared";
 import { createLogger } from "@kikitori/shared/server";
-import { loadGatewayConfig } from "../../gateway/src/config.ts";
 import { freePort, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
+import { loadGatewayConfig } from "../../gateway/src/config.ts";
 import { buildBillingApp } from "../src/app.ts";
 import { type BillingConfig, loadConfig } from "../src/config.ts";
 import { createProvider } from "../src/providers/index.ts";

@@ -1,5 +1,5 @@
-// The billing service as a real process: ready with Postgres and Redis up, its maintenance job
-// scheduler registered, and a SIGTERM ends it cleanly (exit 0) within 10 s.
+// The billing service as a real process: ready with Postgres and Redis up, its internal API and
+// metrics on the ops port, its maintenance job scheduler registered, and a SIGTERM ends it cleanly (exit 0) within 10 s.
 import { QUEUES } from "@kikitori/shared";
 import { createQueue, createRedis } from "@kikitori/shared/server";
 import {
@@ -40,6 +40,14 @@ it("serves /healthz and /readyz, schedules the sweep, then stops on SIGTERM with
     await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200, svc);
     const ready = JSON.parse(await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, svc));
     expect(ready.checks).toEqual({ db: "ok", redis: "ok" });
+    // The internal API on the same port: plans need no user; without a token configured it trusts the network.
+    const plans = await (await fetch(`http://127.0.0.1:${port}/api/subscriptions/plans?lang=ja`)).json();
+    expect(plans).toMatchObject({
+      currency: "JPY",
+      plans: [{ name: "free", price: 0 }, { price: 1980 }, { price: 3980 }],
+    });
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toContain("kikitori_queue_depth");
 
     const queue = createQueue(QUEUES.billing, redis, prefix);
     const deadline = Date.now() + 10_000;

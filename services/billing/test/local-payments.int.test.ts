@@ -2,8 +2,9 @@
 // each test card, the local 3-D Secure step, scheduled switches, concurrent upgrades, the internal
 // API's token. The clock stands on 2027-04-11 10:00 UTC; periods start 2027-04-01 09:00 (30 days,
 // 20 unused), so an upgrade costs 20/30 of the price difference.
+import { randomUUID } from "node:crypto";
 import { jest } from "@jest/globals";
-import { api } from "../../../tests/support/gateway.ts";
+import { api, startTestGateway } from "../../../tests/support/gateway.ts";
 import { type BillingStack, createUser, makeClock, startBillingStack } from "./harness.ts";
 
 jest.setTimeout(60_000);
@@ -48,6 +49,20 @@ describe("plans", () => {
     expect([en.body.currency, en.body.plans.map((p: { price: number }) => p.price)]).toEqual(["USD", [0, 15, 30]]);
     expect((await api(s.url, "GET", "/api/subscriptions/plans")).body.currency).toBe("USD");
   });
+
+  it("documents every plan and payment call in the OpenAPI", async () => {
+    const doc = await api(s.url, "GET", "/api/docs/json");
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/subscriptions/plans",
+        "/api/subscriptions/current",
+        "/api/subscriptions/create-or-update-subscription",
+        "/api/billing/webhook",
+        "/api/billing/local/payment-methods",
+        "/api/billing/local/confirm",
+      ]),
+    );
+  });
 });
 
 describe("local card form", () => {
@@ -88,7 +103,12 @@ describe("upgrades with the local test cards", () => {
       charged: { amount: 10, currency: "USD" },
       message: expect.stringContaining("Upgraded to standard"),
     });
-    expect(await usage(token)).toMatchObject({ plan: "standard", maxMinutes: 600, resetDate: RESET, pendingPlan: null });
+    expect(await usage(token)).toMatchObject({
+      plan: "standard",
+      maxMinutes: 600,
+      resetDate: RESET,
+      pendingPlan: null,
+    });
 
     const up = await change(token, { paymentMethodId: null, selectedPlan: "premium" });
     expect([up.status, up.body.plan, up.body.charged]).toEqual([200, "premium", { amount: 10, currency: "USD" }]);
@@ -114,7 +134,11 @@ describe("upgrades with the local test cards", () => {
   it("0002: declined (402 PAYMENT_DECLINED), nothing changes; another card then succeeds", async () => {
     const { uid, token } = await user();
     const r = await change(token, { paymentMethodId: await card(token, "4000000000000002"), selectedPlan: "premium" });
-    expect([r.status, r.body.error.code, r.body.error.message]).toEqual([402, "PAYMENT_DECLINED", "Your card was declined."]);
+    expect([r.status, r.body.error.code, r.body.error.message]).toEqual([
+      402,
+      "PAYMENT_DECLINED",
+      "Your card was declined.",
+    ]);
     expect((await usage(token)).plan).toBe("free");
     const cur = await api(s.url, "GET", "/api/subscriptions/current", { token });
     expect(cur.body.paymentMethod).toBeNull();
@@ -153,12 +177,20 @@ describe("upgrades with the local test cards", () => {
     });
     expect([foreign.status, foreign.body.error.code]).toEqual([404, "PAYMENT_NOT_FOUND"]);
 
-    const ok = await api(s.url, "POST", "/api/billing/local/confirm", { token, body: { clientSecret: r.body.clientSecret } });
+    const ok = await api(s.url, "POST", "/api/billing/local/confirm", {
+      token,
+      body: { clientSecret: r.body.clientSecret },
+    });
     expect(ok.body).toEqual({ status: "succeeded", plan: "premium", nextBillingDate: RESET });
-    const twice = await api(s.url, "POST", "/api/billing/local/confirm", { token, body: { clientSecret: r.body.clientSecret } });
+    const twice = await api(s.url, "POST", "/api/billing/local/confirm", {
+      token,
+      body: { clientSecret: r.body.clientSecret },
+    });
     expect(twice.body).toEqual(ok.body);
     expect((await payments(uid)).map((p) => p.status)).toEqual(["succeeded"]);
-    expect(await s.t.db.processedWebhookEvent.count({ where: { id: { startsWith: "evt_local_" } } })).toBeGreaterThan(0);
+    expect(await s.t.db.processedWebhookEvent.count({ where: { id: { startsWith: "evt_local_" } } })).toBeGreaterThan(
+      0,
+    );
     expect((await usage(token)).plan).toBe("premium");
   });
 
@@ -194,6 +226,34 @@ describe("upgrades with the local test cards", () => {
     const up = await change(token, { paymentMethodId: null, selectedPlan: "premium", lang: "en" });
     expect(up.body.charged).toEqual({ amount: 1333, currency: "JPY" }); // 2000 × 20/30 = 1333.33
     expect((await payments(uid)).map((p) => p.amount)).toEqual([1320, 1333]);
+  });
+});
+
+describe("an upgrade right after the reset date, before the sweep", () => {
+  it("renews the paid plan for the new period first, then charges the upgrade", async () => {
+    const { uid, token } = await createUser(s, { periodStart: "2027-03-01T09:00:00.000Z" });
+    const pm = await card(token, "4242424242424242");
+    await s.t.db.user.update({ where: { id: uid }, data: { plan: "standard" } });
+    await s.t.db.subscription.create({
+      data: {
+        userId: uid,
+        provider: "local",
+        currency: "USD",
+        customerId: `cus_local_${uid}`,
+        paymentMethodId: pm,
+        cardBrand: "visa",
+        cardLast4: "4242",
+        paidUntil: new Date(PERIOD_START), // paid through the March period only
+      },
+    });
+    const r = await change(token, { paymentMethodId: null, selectedPlan: "premium" });
+    expect([r.status, r.body.plan, r.body.nextBillingDate]).toEqual([200, "premium", RESET]);
+    expect((await payments(uid)).map((p) => [p.kind, p.plan, p.amount, p.idempotencyKey])).toEqual([
+      ["renewal", "standard", 1500, `renewal:${uid}:${PERIOD_START}`],
+      ["upgrade", "premium", 1000, `upgrade:${uid}:premium:${PERIOD_START}:1`],
+    ]);
+    const sub = await s.t.db.subscription.findUniqueOrThrow({ where: { userId: uid } });
+    expect(sub.paidUntil?.toISOString()).toBe(RESET);
   });
 });
 
@@ -252,5 +312,24 @@ describe("the internal API", () => {
       headers: { "stripe-signature": "t=1,v1=00" },
     });
     expect([hook.status, hook.body.error.code]).toEqual([400, "WEBHOOK_SIGNATURE_INVALID"]);
+  });
+});
+
+describe("the gateway when billing is not usable", () => {
+  it("answers 503 SERVICE_UNAVAILABLE (not 401) for a wrong internal token or an unreachable billing", async () => {
+    const envs: Array<Record<string, string>> = [
+      { BILLING_URL: s.billingUrl, INTERNAL_TOKEN: "not-the-shared-secret" },
+      { BILLING_URL: "http://127.0.0.1:9" },
+    ];
+    for (const env of envs) {
+      const gw = await startTestGateway({ env });
+      try {
+        const token = await gw.gw.signer.sign({ sub: randomUUID(), email: "x@example.com", email_verified: true });
+        const r = await api(gw.url, "GET", "/api/subscriptions/current", { token });
+        expect([r.status, r.body.error.code]).toEqual([503, "SERVICE_UNAVAILABLE"]);
+      } finally {
+        await gw.close();
+      }
+    }
   });
 });

@@ -21,8 +21,12 @@ describe("local card form", () => {
       expect.objectContaining({ code: "CARD_EXPIRY_INVALID" }),
     );
     expect(card("4242424242424242", { expMonth: 3, expYear: 27 }).last4).toBe("4242"); // valid through March
-    expect(() => card("4242424242424242", { expMonth: 13 })).toThrow(expect.objectContaining({ code: "CARD_EXPIRY_INVALID" }));
-    expect(() => card("4242424242424242", { cvc: "12" })).toThrow(expect.objectContaining({ code: "CARD_CVC_INVALID" }));
+    expect(() => card("4242424242424242", { expMonth: 13 })).toThrow(
+      expect.objectContaining({ code: "CARD_EXPIRY_INVALID" }),
+    );
+    expect(() => card("4242424242424242", { cvc: "12" })).toThrow(
+      expect.objectContaining({ code: "CARD_CVC_INVALID" }),
+    );
     expect(card("378282246310005", { cvc: "1234" }).brand).toBe("amex");
     expect([cardBrand("5555555555554444"), cardBrand("3566002020360505"), cardBrand("6011111111111117")]).toEqual([
       "mastercard",

@@ -31,12 +31,42 @@ interface Period {
   reset: string;
   days: number;
 }
-const P31: Period = { name: "31-day month (Jan 2027)", start: "2027-01-01T09:00:00.000Z", reset: "2027-02-01T09:00:00.000Z", days: 31 };
-const P30: Period = { name: "30-day month (Apr 2027)", start: "2027-04-01T09:00:00.000Z", reset: "2027-05-01T09:00:00.000Z", days: 30 };
-const P28: Period = { name: "28-day month (Feb 2027)", start: "2027-02-01T09:00:00.000Z", reset: "2027-03-01T09:00:00.000Z", days: 28 };
-const P29: Period = { name: "29-day month (Feb 2028, leap)", start: "2028-02-01T09:00:00.000Z", reset: "2028-03-01T09:00:00.000Z", days: 29 };
-const A31: Period = { name: "day-31 anchor into Feb 2027", start: "2027-01-31T09:00:00.000Z", reset: "2027-02-28T09:00:00.000Z", days: 28 };
-const A31L: Period = { name: "day-31 anchor into Feb 2028 (leap)", start: "2028-01-31T09:00:00.000Z", reset: "2028-02-29T09:00:00.000Z", days: 29 };
+const P31: Period = {
+  name: "31-day month (Jan 2027)",
+  start: "2027-01-01T09:00:00.000Z",
+  reset: "2027-02-01T09:00:00.000Z",
+  days: 31,
+};
+const P30: Period = {
+  name: "30-day month (Apr 2027)",
+  start: "2027-04-01T09:00:00.000Z",
+  reset: "2027-05-01T09:00:00.000Z",
+  days: 30,
+};
+const P28: Period = {
+  name: "28-day month (Feb 2027)",
+  start: "2027-02-01T09:00:00.000Z",
+  reset: "2027-03-01T09:00:00.000Z",
+  days: 28,
+};
+const P29: Period = {
+  name: "29-day month (Feb 2028, leap)",
+  start: "2028-02-01T09:00:00.000Z",
+  reset: "2028-03-01T09:00:00.000Z",
+  days: 29,
+};
+const A31: Period = {
+  name: "day-31 anchor into Feb 2027",
+  start: "2027-01-31T09:00:00.000Z",
+  reset: "2027-02-28T09:00:00.000Z",
+  days: 28,
+};
+const A31L: Period = {
+  name: "day-31 anchor into Feb 2028 (leap)",
+  start: "2028-01-31T09:00:00.000Z",
+  reset: "2028-02-29T09:00:00.000Z",
+  days: 29,
+};
 
 // [period, now, unused days, USD cents free→standard, free→premium, standard→premium, JPY yen (same order)]
 type Row = [Period, string, number, [number, number, number], [number, number, number]];

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { textJobSchema } from "./text.ts";
 
 /**
  * Every BullMQ queue, declared once. Producers and consumers import these names; the payloads are
@@ -48,12 +47,3 @@ export const billingJobSchema = z.object({
   day: z.string().optional(),
 });
 export type BillingJob = z.infer<typeof billingJobSchema>;
-
-/** Every queue's payload schema: producers parse before enqueueing, consumers parse again. */
-export const JOB_PAYLOADS = {
-  [QUEUES.transcription]: transcriptionJobSchema,
-  [QUEUES.transcriptionChunk]: transcriptionChunkJobSchema,
-  [QUEUES.correction]: correctionJobSchema,
-  [QUEUES.text]: textJobSchema,
-  [QUEUES.billing]: billingJobSchema,
-} as const;

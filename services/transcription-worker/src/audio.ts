@@ -6,9 +6,13 @@ const run = promisify(execFile);
 
 /** Decodes any accepted input to 16 kHz mono 16-bit PCM WAV (what both engines take best). */
 export async function decodeToWav(input: string, output: string): Promise<void> {
-  await run(ffmpegPath(), ["-hide_banner", "-v", "error", "-y", "-i", input, "-vn", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", output], {
-    timeout: 600_000,
-  });
+  await run(
+    ffmpegPath(),
+    ["-hide_banner", "-v", "error", "-y", "-i", input, "-vn", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", output],
+    {
+      timeout: 600_000,
+    },
+  );
 }
 
 export interface Silence {
@@ -17,10 +21,26 @@ export interface Silence {
 }
 
 /** Silences of at least `minSeconds` below `noiseDb`, from ffmpeg's silencedetect filter. */
-export async function detectSilences(wav: string, noiseDb = -35, minSeconds = 0.3): Promise<{ silences: Silence[]; duration: number }> {
+export async function detectSilences(
+  wav: string,
+  noiseDb = -35,
+  minSeconds = 0.3,
+): Promise<{ silences: Silence[]; duration: number }> {
   const { stderr } = await run(
     ffmpegPath(),
-    ["-hide_banner", "-nostats", "-v", "info", "-i", wav, "-af", `silencedetect=noise=${noiseDb}dB:d=${minSeconds}`, "-f", "null", "-"],
+    [
+      "-hide_banner",
+      "-nostats",
+      "-v",
+      "info",
+      "-i",
+      wav,
+      "-af",
+      `silencedetect=noise=${noiseDb}dB:d=${minSeconds}`,
+      "-f",
+      "null",
+      "-",
+    ],
     { timeout: 600_000, maxBuffer: 32 * 1024 * 1024 },
   );
   const silences: Silence[] = [];
@@ -75,7 +95,21 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 export async function cutWav(input: string, start: number, end: number, output: string): Promise<void> {
   await run(
     ffmpegPath(),
-    ["-hide_banner", "-v", "error", "-y", "-i", input, "-ss", String(start), "-to", String(end), "-c:a", "pcm_s16le", output],
+    [
+      "-hide_banner",
+      "-v",
+      "error",
+      "-y",
+      "-i",
+      input,
+      "-ss",
+      String(start),
+      "-to",
+      String(end),
+      "-c:a",
+      "pcm_s16le",
+      output,
+    ],
     { timeout: 120_000 },
   );
 }

@@ -1,5 +1,5 @@
-import { commonEnv, envInt, parseConfig } from "@kikitori/shared/server";
 import os from "node:os";
+import { commonEnv, envInt, parseConfig } from "@kikitori/shared/server";
 import { z } from "zod";
 
 export const transcriptionWorkerEnv = z.object({

@@ -65,7 +65,10 @@ const deps = {
   observeEngine: (engineSeconds: number, audioSeconds: number) => {
     if (audioSeconds > 0) engineRatio.observe({ engine: engine.name }, engineSeconds / audioSeconds);
   },
-  addChunkJobs: async (parent: import("bullmq").Job, chunks: Array<import("@kikitori/shared").TranscriptionChunkJob>) => {
+  addChunkJobs: async (
+    parent: import("bullmq").Job,
+    chunks: Array<import("@kikitori/shared").TranscriptionChunkJob>,
+  ) => {
     await chunkQueue.addBulk(
       chunks.map((c) => ({
         name: "chunk",
@@ -148,6 +151,11 @@ try {
   process.exit(1);
 }
 logger.info(
-  { port: cfg.OPS_PORT, engine: engine.name, concurrency: cfg.WORKER_CONCURRENCY, chunkConcurrency: cfg.CHUNK_CONCURRENCY },
+  {
+    port: cfg.OPS_PORT,
+    engine: engine.name,
+    concurrency: cfg.WORKER_CONCURRENCY,
+    chunkConcurrency: cfg.CHUNK_CONCURRENCY,
+  },
   "started",
 );

@@ -42,7 +42,7 @@ it("serves /healthz and /readyz, then stops on SIGTERM with exit code 0", async 
   try {
     await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200, svc);
     const ready = JSON.parse(await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, svc));
-    expect(ready.checks).toEqual({ db: "ok", redis: "ok", s3: "ok" });
+    expect(ready.checks).toEqual({ db: "ok", redis: "ok", s3: "ok", engine: "ok" });
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toContain('kikitori_queue_depth{queue="transcription",state="waiting"');
     expect(metrics).toContain("process_cpu_seconds_total");

@@ -8,14 +8,36 @@ import { OpenAiTranscriptionEngine } from "../src/engines/openai.ts";
 
 const wav = path.join(mkdtempSync(path.join(os.tmpdir(), "oa-")), "tone.wav");
 beforeAll(() => {
-  execFileSync(ffmpegPath(), ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-ar", "16000", "-ac", "1", wav]);
+  execFileSync(ffmpegPath(), [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:duration=1",
+    "-ar",
+    "16000",
+    "-ac",
+    "1",
+    wav,
+  ]);
 });
 
 it("sends the chunk with model, language and hints, and returns the text", async () => {
   const standin = await startOpenAiStandin(() => ({ json: { text: " Hello from the speech server. " } }));
   try {
-    const engine = new OpenAiTranscriptionEngine({ baseURL: standin.url, apiKey: "k", model: "whisper-large-v3", timeoutMs: 5000 });
-    const text = await engine.transcribe(wav, { language: "ja", fileType: "phonecall", prompt: "Speakers: Anna, Ben." });
+    const engine = new OpenAiTranscriptionEngine({
+      baseURL: standin.url,
+      apiKey: "k",
+      model: "whisper-large-v3",
+      timeoutMs: 5000,
+    });
+    const text = await engine.transcribe(wav, {
+      language: "ja",
+      fileType: "phonecall",
+      prompt: "Speakers: Anna, Ben.",
+    });
     expect(text).toBe("Hello from the speech server.");
     const [req] = standin.requests;
     expect(req.path).toBe("/v1/audio/transcriptions");
@@ -31,9 +53,17 @@ it("sends the chunk with model, language and hints, and returns the text", async
 });
 
 it("turns a refusal (4xx) into a non-retryable TRANSCRIPTION_FAILED", async () => {
-  const standin = await startOpenAiStandin(() => ({ status: 400, json: { error: { message: "bad audio", type: "invalid_request_error" } } }));
+  const standin = await startOpenAiStandin(() => ({
+    status: 400,
+    json: { error: { message: "bad audio", type: "invalid_request_error" } },
+  }));
   try {
-    const engine = new OpenAiTranscriptionEngine({ baseURL: standin.url, apiKey: "k", model: "whisper-1", timeoutMs: 5000 });
+    const engine = new OpenAiTranscriptionEngine({
+      baseURL: standin.url,
+      apiKey: "k",
+      model: "whisper-1",
+      timeoutMs: 5000,
+    });
     await expect(engine.transcribe(wav, { language: "en", fileType: "meeting" })).rejects.toMatchObject({
       code: "TRANSCRIPTION_FAILED",
       retryable: false,

@@ -50,7 +50,9 @@ describe("planChunks", () => {
 
 describe("chunkProgress", () => {
   it("rises from 5 to 99 as chunks finish", () => {
-    expect([chunkProgress(0, 4), chunkProgress(1, 4), chunkProgress(2, 4), chunkProgress(4, 4)]).toEqual([5, 28, 52, 99]);
+    expect([chunkProgress(0, 4), chunkProgress(1, 4), chunkProgress(2, 4), chunkProgress(4, 4)]).toEqual([
+      5, 28, 52, 99,
+    ]);
     expect(chunkProgress(0, 0)).toBe(5);
   });
 });

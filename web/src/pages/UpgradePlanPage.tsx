@@ -153,7 +153,10 @@ function PlanScreen({ uid }: { uid: string }) {
     e.preventDefault();
     if (!canSubmit) return;
     void run(() =>
-      applyPlanChange({ loggedIn: !!user, currentPlan, selectedPlan: selected }, { provider: makeProvider(), submit }),
+      applyPlanChange(
+        { loggedIn: !!user, currentPlan, selectedPlan: selected, useSavedCard },
+        { provider: makeProvider(), submit },
+      ),
     );
   };
   const keepPlan = () => void run(() => keepCurrentPlan({ loggedIn: !!user, currentPlan }, { provider: null, submit }));

@@ -18,7 +18,12 @@ type Outcome =
   | { kind: "3ds"; offSession: "ok" | "fail" };
 
 const BY_LAST4: Record<string, Outcome> = {
-  "0002": { kind: "decline", code: "card_declined", declineCode: "generic_decline", message: "Your card was declined." },
+  "0002": {
+    kind: "decline",
+    code: "card_declined",
+    declineCode: "generic_decline",
+    message: "Your card was declined.",
+  },
   "9995": {
     kind: "decline",
     code: "card_declined",
@@ -135,7 +140,11 @@ export class LocalCardProvider implements CardProvider {
           message: "The card requires authentication, which is not possible for an automatic renewal.",
         };
       }
-      return { status: "requires_action", intentId, clientSecret: `${intentId}_secret_${randomBytes(12).toString("hex")}` };
+      return {
+        status: "requires_action",
+        intentId,
+        clientSecret: `${intentId}_secret_${randomBytes(12).toString("hex")}`,
+      };
     }
     return { status: "succeeded", intentId };
   }

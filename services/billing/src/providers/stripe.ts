@@ -139,7 +139,11 @@ export class StripeCardProvider implements CardProvider {
         this.cfg.toleranceSeconds,
       ) as Stripe.Event;
     } catch (err) {
-      throw new ProviderError(`Webhook signature check failed: ${(err as Error).message}`, "invalid_signature", "invalid_request");
+      throw new ProviderError(
+        `Webhook signature check failed: ${(err as Error).message}`,
+        "invalid_signature",
+        "invalid_request",
+      );
     }
     const obj = (event.data?.object ?? {}) as { id?: string; object?: string; metadata?: Record<string, string> } & {
       last_payment_error?: { code?: string; decline_code?: string; message?: string } | null;

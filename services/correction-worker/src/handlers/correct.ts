@@ -43,7 +43,8 @@ export async function processCorrection(deps: CorrectionDeps, job: JobLike<unkno
   if (row.transcription === null) return { skipped: "no transcript yet" };
 
   const started = row.correctionStartedAt ?? now();
-  const send = (event: ProgressEnvelope["event"]) => deps.publish({ userId: p.userId, correlationId: p.correlationId, event });
+  const send = (event: ProgressEnvelope["event"]) =>
+    deps.publish({ userId: p.userId, correlationId: p.correlationId, event });
   if (!row.correctionStartedAt) {
     await deps.db.transcriptionJob.update({
       where: { id: p.jobId },
@@ -95,8 +96,17 @@ export async function processCorrection(deps: CorrectionDeps, job: JobLike<unkno
       failedStage: null,
     },
   });
-  await send({ jobId: p.jobId, status: "Correction complete", correctionProgress: 100, rewrittenText: result.text, correctionTime });
-  deps.logger.info({ jobId: p.jobId, correlationId: p.correlationId, correctionTime, sections: result.sections.length }, "correction complete");
+  await send({
+    jobId: p.jobId,
+    status: "Correction complete",
+    correctionProgress: 100,
+    rewrittenText: result.text,
+    correctionTime,
+  });
+  deps.logger.info(
+    { jobId: p.jobId, correlationId: p.correlationId, correctionTime, sections: result.sections.length },
+    "correction complete",
+  );
   return { rewrittenText: result.text, correctionTime };
 }
 
@@ -122,5 +132,9 @@ export async function reportCorrectionFailure(
     data: { status: "failed", errorCode: code, errorMessage: error.message, failedStage: "correction" },
   });
   if (count === 0) return;
-  await deps.publish({ userId, correlationId, event: { jobId, status: "Failed", error: { code, message: error.message } } });
+  await deps.publish({
+    userId,
+    correlationId,
+    event: { jobId, status: "Failed", error: { code, message: error.message } },
+  });
 }

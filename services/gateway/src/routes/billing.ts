@@ -77,6 +77,15 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       req.log.error({ status: res.status, path }, "billing answered without JSON");
       throw new AppError("SERVICE_UNAVAILABLE", "Billing is temporarily unavailable. Please try again shortly.");
     }
+    if (res.status === 401) {
+      // Only the internal token can fail there (the user was authenticated here): a deployment fault,
+      // not the user's session.
+      req.log.error(
+        { path },
+        "billing refused the internal token: set the same INTERNAL_TOKEN (or JWT_SECRET) on both",
+      );
+      throw new AppError("SERVICE_UNAVAILABLE", "Billing is temporarily unavailable. Please try again shortly.");
+    }
     if (res.status >= 500) req.log.warn({ status: res.status, path }, "billing error");
     return reply.status(res.status).send(json);
   }
@@ -95,7 +104,11 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       // Optional sign-in: a paying user sees the currency their subscription is charged in.
       let uid: string | null = null;
       const token = bearerToken(req);
-      if (token) uid = await opts.signer.verify(token).then((c) => c.sub, () => null);
+      if (token)
+        uid = await opts.signer.verify(token).then(
+          (c) => c.sub,
+          () => null,
+        );
       const q = req.query.lang ? `?lang=${encodeURIComponent(req.query.lang)}` : "";
       return forward(req, reply, `/api/subscriptions/plans${q}`, { uid });
     },

@@ -26,8 +26,6 @@ export function toSnapshot(job: JobRow, now = new Date()): TranscriptionSnapshot
     interviewee: job.interviewee,
     tone: job.tone as TranscriptionSnapshot["tone"],
     createdAt: job.createdAt.toISOString(),
-    error: job.errorCode
-      ? { code: job.errorCode, message: job.errorMessage ?? "", stage: job.failedStage }
-      : null,
+    error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "", stage: job.failedStage } : null,
   };
 }

@@ -83,7 +83,8 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       preHandler: guard,
       schema: {
         tags,
-        summary: "Upload an interview recording (multipart: file, interviewer, interviewee, tone, interviewExample, model, uid)",
+        summary:
+          "Upload an interview recording (multipart: file, interviewer, interviewee, tone, interviewExample, model, uid)",
         security: [{ bearer: [] }],
         consumes: ["multipart/form-data"],
         response: { 202: uploadResponseSchema, ...errorResponses(400, 401, 402, 403, 413, 415) },
@@ -256,7 +257,10 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
         throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");
       }
       const size = job.audioBytes;
-      reply.header("accept-ranges", "bytes").header("content-type", job.audioMime).header("cache-control", "private, max-age=0");
+      reply
+        .header("accept-ranges", "bytes")
+        .header("content-type", job.audioMime)
+        .header("cache-control", "private, max-age=0");
       const range = parseRange(req.headers.range, size);
       if (range === "invalid") {
         return reply.code(416).header("content-range", `bytes */${size}`).send();
@@ -273,7 +277,10 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
 };
 
 /** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; multi-range requests get the whole file. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | "invalid" {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | "invalid" {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m) return null;
@@ -292,4 +299,3 @@ export function parseRange(header: string | undefined, size: number): { start: n
   if (start > end || start >= size) return "invalid";
   return { start, end };
 }
-

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type Logger, pino } from "pino";
+import { type DestinationStream, type Logger, pino } from "pino";
 
 export type { Logger };
 
@@ -23,9 +23,16 @@ export function currentLogContext(): LogContext | undefined {
   return logContext.getStore();
 }
 
-/** JSON logs (pino). Every line carries the service name; request/job loggers add `correlationId`. */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({
+/**
+ * JSON logs (pino) to stdout (or `destination`). Every line carries the service name; request and job
+ * loggers add `correlationId`, and so does any line written inside `withLogContext`.
+ */
+export function createLogger(
+  service: string,
+  level = process.env.LOG_LEVEL ?? "info",
+  destination?: DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     name: service,
     level,
     base: { service },
@@ -46,5 +53,6 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "
       ],
       censor: "[redacted]",
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -49,7 +49,8 @@ export function sniffAudioFormat(head: Uint8Array): AudioFormat | null {
   if (head.length >= 4 && ascii(0, 4) === "fLaC") return "flac";
   if (head.length >= 12 && ascii(4, 4) === "ftyp") {
     const brand = ascii(8, 4);
-    if (["M4A ", "M4B ", "mp42", "mp41", "isom", "iso2", "dash", "3gp4", "3gp5", "MSNV", "M4V "].includes(brand)) return "m4a";
+    if (["M4A ", "M4B ", "mp42", "mp41", "isom", "iso2", "dash", "3gp4", "3gp5", "MSNV", "M4V "].includes(brand))
+      return "m4a";
     return null;
   }
   let o = 0;
@@ -78,7 +79,15 @@ export async function probeAudio(file: string): Promise<ProbeResult | null> {
   try {
     const { stdout } = await run(
       ffprobePath(),
-      ["-v", "error", "-show_entries", "format=format_name,duration:stream=codec_type,codec_name,duration", "-of", "json", file],
+      [
+        "-v",
+        "error",
+        "-show_entries",
+        "format=format_name,duration:stream=codec_type,codec_name,duration",
+        "-of",
+        "json",
+        file,
+      ],
       { timeout: 30_000 },
     );
     const j = JSON.parse(stdout) as {

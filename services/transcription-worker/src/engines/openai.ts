@@ -34,10 +34,14 @@ export class OpenAiTranscriptionEngine implements TranscriptionEngine {
     } catch (err) {
       const status = (err as { status?: number }).status;
       if (status && status >= 400 && status < 500 && status !== 408 && status !== 429) {
-        throw new AppError("TRANSCRIPTION_FAILED", `The speech server refused the audio (${status}): ${(err as Error).message}`, {
-          retryable: false,
-          cause: err,
-        });
+        throw new AppError(
+          "TRANSCRIPTION_FAILED",
+          `The speech server refused the audio (${status}): ${(err as Error).message}`,
+          {
+            retryable: false,
+            cause: err,
+          },
+        );
       }
       throw err;
     }

@@ -18,7 +18,14 @@ export class PocketSphinxEngine implements TranscriptionEngine {
 
   private get args(): string[] {
     const m = this.cfg.modelDir;
-    return ["-hmm", path.join(m, "en-us"), "-lm", path.join(m, "en-us.lm.bin"), "-dict", path.join(m, "cmudict-en-us.dict")];
+    return [
+      "-hmm",
+      path.join(m, "en-us"),
+      "-lm",
+      path.join(m, "en-us.lm.bin"),
+      "-dict",
+      path.join(m, "cmudict-en-us.dict"),
+    ];
   }
 
   async check(): Promise<void> {

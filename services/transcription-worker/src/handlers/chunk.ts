@@ -20,7 +20,9 @@ export interface ChunkDeps extends Pick<TranscriptionDeps, "db" | "store" | "pub
  */
 export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: number; chars: number }> {
   const p = parseJobPayload(transcriptionChunkJobSchema, job.data);
-  const chunk = await deps.db.transcriptChunk.findUnique({ where: { jobId_index: { jobId: p.jobId, index: p.index } } });
+  const chunk = await deps.db.transcriptChunk.findUnique({
+    where: { jobId_index: { jobId: p.jobId, index: p.index } },
+  });
   if (!chunk) return { index: p.index, chars: 0 };
   if (!chunk.doneAt) {
     const row = await deps.db.transcriptionJob.findUnique({

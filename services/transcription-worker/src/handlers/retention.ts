@@ -5,7 +5,10 @@ import type { Logger, ObjectStore } from "@kikitori/shared/server";
  * Deletes uploaded audio (and any leftover chunk files) of jobs past their retention date and marks
  * them, so GET /api/audio answers 410 and the player shows the expired notice. Idempotent.
  */
-export async function sweepExpiredAudio(deps: { db: Db; store: ObjectStore; logger: Logger }, now = new Date()): Promise<number> {
+export async function sweepExpiredAudio(
+  deps: { db: Db; store: ObjectStore; logger: Logger },
+  now = new Date(),
+): Promise<number> {
   let deleted = 0;
   for (;;) {
     const due = await deps.db.transcriptionJob.findMany({

@@ -41,7 +41,8 @@ export interface TranscriptionDeps {
 
 export type TranscriptionResult = { transcription: string; transcriptionTime: number } | { skipped: string };
 
-export const chunkKey = (userId: string, jobId: string, index: number) => `users/${userId}/jobs/${jobId}/chunk-${index}.wav`;
+export const chunkKey = (userId: string, jobId: string, index: number) =>
+  `users/${userId}/jobs/${jobId}/chunk-${index}.wav`;
 export const chunkJobId = (jobId: string, index: number) => `${jobId}-c${index}`;
 
 /** Transcription progress while chunks finish: 5 at the start, rising to 99 (100 is "complete"). */
@@ -57,7 +58,11 @@ export function chunkProgress(done: number, total: number): number {
  * workers share the file); (3) when all chunks are done, join the text, charge the audio's seconds
  * once (keyed on the job id), store the transcript and hand over to correction.
  */
-export async function processTranscription(deps: TranscriptionDeps, job: Job, token?: string): Promise<TranscriptionResult> {
+export async function processTranscription(
+  deps: TranscriptionDeps,
+  job: Job,
+  token?: string,
+): Promise<TranscriptionResult> {
   const p: TranscriptionJob = parseJobPayload(transcriptionJobSchema, job.data);
   const now = deps.now ?? (() => new Date());
   const log = deps.logger.child({ jobId: p.jobId, correlationId: p.correlationId });
@@ -65,7 +70,8 @@ export async function processTranscription(deps: TranscriptionDeps, job: Job, to
   if (!row) return { skipped: "job no longer exists (account deleted?)" };
   if (row.transcription !== null && row.transcriptionTime !== null) {
     // Already transcribed (a re-run after a crash): make sure correction was handed over.
-    if (row.status !== "completed") await deps.enqueueCorrection({ jobId: p.jobId, userId: p.userId, correlationId: p.correlationId });
+    if (row.status !== "completed")
+      await deps.enqueueCorrection({ jobId: p.jobId, userId: p.userId, correlationId: p.correlationId });
     return { transcription: row.transcription, transcriptionTime: row.transcriptionTime };
   }
   if (row.status === "failed") return { skipped: "job already failed" };
@@ -124,7 +130,13 @@ export async function processTranscription(deps: TranscriptionDeps, job: Job, to
   await deps.publish({
     userId: p.userId,
     correlationId: p.correlationId,
-    event: { jobId: p.jobId, status: "Transcription complete", transcriptionProgress: 100, transcription, transcriptionTime },
+    event: {
+      jobId: p.jobId,
+      status: "Transcription complete",
+      transcriptionProgress: 100,
+      transcription,
+      transcriptionTime,
+    },
   });
   await deps.enqueueCorrection({ jobId: p.jobId, userId: p.userId, correlationId: p.correlationId });
   await Promise.all(chunks.map((c) => deps.store.remove(c.objectKey).catch(() => {})));
@@ -132,7 +144,12 @@ export async function processTranscription(deps: TranscriptionDeps, job: Job, to
   return { transcription, transcriptionTime };
 }
 
-async function splitIntoChunks(deps: TranscriptionDeps, p: TranscriptionJob, audioKey: string, log: Logger): Promise<void> {
+async function splitIntoChunks(
+  deps: TranscriptionDeps,
+  p: TranscriptionJob,
+  audioKey: string,
+  log: Logger,
+): Promise<void> {
   const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-tx-"));
   try {
     const src = path.join(dir, "source");
@@ -141,7 +158,8 @@ async function splitIntoChunks(deps: TranscriptionDeps, p: TranscriptionJob, aud
     await decodeToWav(src, wav);
     const { silences, duration } = await detectSilences(wav);
     const plan = planChunks(duration, silences, deps.chunkSeconds);
-    if (plan.length === 0) throw new AppError("UNSUPPORTED_AUDIO", "The recording contains no audio", { retryable: false });
+    if (plan.length === 0)
+      throw new AppError("UNSUPPORTED_AUDIO", "The recording contains no audio", { retryable: false });
     const rows = [];
     for (const [index, c] of plan.entries()) {
       const file = path.join(dir, `chunk-${index}.wav`);
@@ -183,6 +201,9 @@ export async function reportTranscriptionFailure(
     data: { status: "failed", errorCode: code, errorMessage: error.message, failedStage: "transcription" },
   });
   if (count === 0) return; // already reported, or finished meanwhile
-  await deps.publish({ userId, correlationId, event: { jobId, status: "Failed", error: { code, message: error.message } } });
+  await deps.publish({
+    userId,
+    correlationId,
+    event: { jobId, status: "Failed", error: { code, message: error.message } },
+  });
 }
-
