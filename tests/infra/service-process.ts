@@ -21,6 +21,8 @@ export async function freePort(): Promise<number> {
 export interface ServiceProcess {
   child: ChildProcess;
   output: () => string;
+  /** What the process wrote to stdout alone (its JSON log lines, never split by stderr chunks). */
+  stdout?: () => string;
   /** Resolves with the exit code (or the signal name) once the process has ended. */
   exited: Promise<number | string>;
 }
@@ -32,8 +34,10 @@ export function startService(name: string, env: Record<string, string>): Service
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
+  let stdout = "";
   child.stdout?.on("data", (b: Buffer) => {
     out += b.toString();
+    stdout += b.toString();
   });
   child.stderr?.on("data", (b: Buffer) => {
     out += b.toString();
@@ -41,7 +45,7 @@ export function startService(name: string, env: Record<string, string>): Service
   const exited = new Promise<number | string>((resolve) => {
     child.once("exit", (code, signal) => resolve(code ?? signal ?? -1));
   });
-  return { child, output: () => out, exited };
+  return { child, output: () => out, stdout: () => stdout, exited };
 }
 
 /** Polls `url` until it answers `status`; fails with the process output after `timeoutMs`. */

@@ -175,9 +175,9 @@ export async function uploadWithRequestId(
 }
 
 /** The JSON log lines a process wrote (pino), skipping anything else. */
-export function logLines(svc: Pick<ServiceProcess, "output">): Array<Record<string, any>> {
+export function logLines(svc: Pick<ServiceProcess, "stdout" | "output">): Array<Record<string, any>> {
   const out: Array<Record<string, any>> = [];
-  for (const line of svc.output().split("\n")) {
+  for (const line of (svc.stdout?.() ?? svc.output()).split("\n")) {
     if (!line.startsWith("{")) continue;
     try {
       out.push(JSON.parse(line));

@@ -99,6 +99,15 @@ it("two gateways, three workers: progress crosses gateways, a SIGTERM mid-chunk 
     // Every socket message carries the upload's correlation id.
     expect(mine.filter((m) => m.correlationId !== requestId)).toEqual([]);
   }
+  // The survivor logs "transcription complete" after it has handed over to correction and cleaned up
+  // the chunk files, so the line may land a moment after the socket's "Correction complete".
+  const logDeadline = Date.now() + 15_000;
+  while (
+    !logLines(survivor).some((l) => l.msg === "transcription complete" && l.jobId === jobId) &&
+    Date.now() < logDeadline
+  ) {
+    await new Promise((res) => setTimeout(res, 100));
+  }
   const survivorLog = logLines(survivor);
   expect(survivorLog.some((l) => l.msg === "transcription complete" && l.jobId === jobId)).toBe(true);
   expect(

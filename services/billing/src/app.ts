@@ -6,7 +6,6 @@ import {
   changeSubscriptionBodySchema,
   changeSubscriptionResponseSchema,
   currentSubscriptionSchema,
-  type ErrorCode,
   localCardBodySchema,
   localConfirmBodySchema,
   localConfirmResponseSchema,
@@ -18,17 +17,14 @@ import {
   type Check,
   INTERNAL_TOKEN_HEADER,
   INTERNAL_UID_HEADER,
+  instrumentHttp,
   internalTokenMatches,
   type Logger,
   runChecks,
+  toHttpAppError,
 } from "@kikitori/shared/server";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyRequest, LogController } from "fastify";
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from "fastify-type-provider-zod";
+import Fastify, { type FastifyBaseLogger, type FastifyRequest, LogController } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type client from "prom-client";
 import { z } from "zod";
 import type { BillingService } from "./service.ts";
@@ -65,7 +61,7 @@ export async function buildBillingApp(deps: BillingAppDeps) {
   app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((err, req, reply) => {
-    const e = toAppError(err);
+    const e = toHttpAppError(err);
     if (e.status >= 500) req.log.error({ err }, "request failed");
     return reply.status(e.status).send(e.toBody());
   });
@@ -81,6 +77,7 @@ export async function buildBillingApp(deps: BillingAppDeps) {
   });
   if (deps.registry) {
     const registry = deps.registry;
+    instrumentHttp(app, registry);
     app.get("/metrics", async (_req, reply) => {
       reply.header("content-type", registry.contentType);
       return registry.metrics();
@@ -143,34 +140,4 @@ export async function buildBillingApp(deps: BillingAppDeps) {
   });
 
   return app;
-}
-
-const FASTIFY_CODES: Record<string, ErrorCode> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: "MALFORMED_JSON",
-  FST_ERR_CTP_EMPTY_JSON_BODY: "MALFORMED_JSON",
-  FST_ERR_CTP_BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
-};
-
-function toAppError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  if (hasZodFastifySchemaValidationErrors(err)) {
-    const details = err.validation.map((v) => ({
-      path: `${err.validationContext ?? "body"}${v.instancePath.replace(/\//g, ".")}`,
-      message: v.message ?? "invalid",
-    }));
-    return new AppError(
-      "VALIDATION_FAILED",
-      `Invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`,
-      {
-        details,
-      },
-    );
-  }
-  const fe = err as FastifyError;
-  if (fe?.code && FASTIFY_CODES[fe.code]) return new AppError(FASTIFY_CODES[fe.code], fe.message);
-  if (fe?.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return new AppError("VALIDATION_FAILED", fe.message, { status: fe.statusCode });
-  }
-  return new AppError("INTERNAL", "An unexpected error occurred. Please try again.", { cause: err });
 }

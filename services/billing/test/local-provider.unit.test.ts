@@ -1,9 +1,11 @@
 // The embedded card provider behaves like Stripe's test cards; the billing config reads prices,
 // currencies and the provider.
+
+import { luhnValid } from "@kikitori/shared";
 import { parseConfig } from "@kikitori/shared/server";
 import { billingEnv } from "../src/config.ts";
 import { currencyForLanguage, parseLanguageCurrency } from "../src/pricing.ts";
-import { cardBrand, createLocalPaymentMethod, LocalCardProvider, luhnValid } from "../src/providers/local.ts";
+import { cardBrand, createLocalPaymentMethod, LocalCardProvider } from "../src/providers/local.ts";
 
 const now = new Date("2027-03-10T00:00:00.000Z");
 const card = (number: string, over: Partial<{ expMonth: number; expYear: number; cvc: string }> = {}) =>

@@ -11,7 +11,7 @@ import fastifyWebsocket from "@fastify/websocket";
 import { AppError, MAX_UPLOAD_BYTES } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { pingDb } from "@kikitori/shared/db";
-import { type Logger, type ObjectStore, pingRedis, type Redis } from "@kikitori/shared/server";
+import { instrumentHttp, type Logger, type ObjectStore, pingRedis, type Redis } from "@kikitori/shared/server";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from "fastify";
 import {
   jsonSchemaTransform,
@@ -81,19 +81,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const httpDuration = new client.Histogram({
-    name: "http_request_duration_seconds",
-    help: "HTTP request latency",
-    labelNames: ["method", "route", "status"],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  app.addHook("onResponse", async (req, reply) => {
-    httpDuration.observe(
-      { method: req.method, route: req.routeOptions.url ?? "unmatched", status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-  });
+  instrumentHttp(app, registry);
 
   await app.register(fastifySwagger, {
     openapi: {

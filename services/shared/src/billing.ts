@@ -94,3 +94,20 @@ export const localConfirmResponseSchema = z.object({
   plan: planSchema,
   nextBillingDate: z.string(),
 });
+
+/** The Luhn checksum every card number carries (used by the card form and the local provider). */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}

@@ -14,10 +14,10 @@ import { useAuth } from "../auth/AuthProvider.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { usePageTitle } from "../components/usePageTitle.ts";
 import { errorText } from "../i18n/errorText.ts";
+import { copyToClipboard } from "../lib/clipboard.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 import { generateTitles } from "../text-tools/api.ts";
-import { copyToClipboard } from "../text-tools/clipboard.ts";
 import { composeArticle, intOf, placeHeadings } from "../text-tools/logic.ts";
 import "../text-tools/text-tools.css";
 

@@ -1,3 +1,4 @@
+import { luhnValid } from "@kikitori/shared";
 /**
  * The local provider's card form: number grouping, brand, Luhn, MM/YY expiry and CVC checks. Pure.
  * (With the Stripe provider the card field is Stripe's own element and none of this is used.)
@@ -59,22 +60,6 @@ export function formatCardNumber(input: string): string {
     i += size;
   }
   return parts.join(" ");
-}
-
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
 }
 
 export type NumberProblem = "empty" | "incomplete" | "invalid";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { luhnValid } from "@kikitori/shared";
 import {
   brandLabel,
   cardProblemKey,
@@ -10,7 +11,6 @@ import {
   formatCardNumber,
   formatExpiry,
   isCardEmpty,
-  luhnValid,
   parseExpiry,
   paymentMethodBody,
 } from "./card.ts";

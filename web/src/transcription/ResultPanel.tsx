@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { copyToClipboard } from "../lib/clipboard.ts";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
-import { copyText } from "./clipboard.ts";
 import { formatSeconds } from "./form.ts";
 import type { TranscriptionState } from "./progress.ts";
 import { useAudioSource } from "./useAudioSource.ts";
@@ -86,7 +86,7 @@ function TextOutput({
 
   const onCopy = async () => {
     if (text === null) return;
-    const ok = await copyText(text);
+    const ok = await copyToClipboard(text);
     setCopy(ok ? "copied" : "failed");
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => setCopy("idle"), 2500);

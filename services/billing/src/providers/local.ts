@@ -8,7 +8,7 @@
 // Any other valid number succeeds. Payment-method ids carry brand and last 4 digits:
 // pm_local_<brand>_<last4>_<nonce>; nothing about the card is stored.
 import { createHash, randomBytes } from "node:crypto";
-import { AppError } from "@kikitori/shared";
+import { AppError, luhnValid } from "@kikitori/shared";
 import type { CardDetails, CardProvider, ChargeRequest, ChargeResult, PaymentEvent } from "./port.ts";
 import { ProviderError } from "./port.ts";
 
@@ -40,21 +40,6 @@ const BY_LAST4: Record<string, Outcome> = {
   "3155": { kind: "3ds", offSession: "fail" },
   "3184": { kind: "3ds", offSession: "fail" },
 };
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
 
 export function cardBrand(digits: string): string {
   if (/^4/.test(digits)) return "visa";

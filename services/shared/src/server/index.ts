@@ -1,5 +1,6 @@
 export * from "./checks.ts";
 export * from "./config.ts";
+export * from "./http.ts";
 export * from "./internal-auth.ts";
 export * from "./job-errors.ts";
 export * from "./lifecycle.ts";
