@@ -33,9 +33,9 @@ if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtime
   if (r.status !== 0) fail("npm install failed");
 }
 
-const { ensureServices } = await import("./lib/services.mjs");
+// Imported after the install step above, which may be what provides their dependencies.
+const { canConnect, ensureServices } = await import("./lib/services.mjs");
 const { ensureWebBuild } = await import("./lib/build.mjs");
-const { canConnect } = await import("./lib/services.mjs");
 
 // 2. PostgreSQL and Redis
 try {

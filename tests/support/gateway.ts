@@ -1,9 +1,13 @@
-import net, { type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { createLogger, createObjectStore, createRedis, subscribeProgress } from "@kikitori/shared/server";
 import { buildGateway, type Gateway } from "../../services/gateway/src/app.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
 import { createMailer } from "../../services/gateway/src/mail/mailer.ts";
+import { freePort } from "../infra/service-process.ts";
 import { createTestDatabase, uniquePrefix } from "./db.ts";
+import { decodeQuotedPrintable } from "./smtp.ts";
+
+export { freePort };
 
 export interface TestGateway {
   url: string;
@@ -99,21 +103,8 @@ export async function api(
 
 /** Pulls the first http(s) link carrying a token out of a raw mail. */
 export function tokenLinkFrom(raw: string): { link: string; token: string } {
-  const decoded = raw
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16)));
+  const decoded = decodeQuotedPrintable(raw);
   const m = /(https?:\/\/[^\s"<>]+\?token=([A-Za-z0-9_%-]+))/.exec(decoded);
   if (!m) throw new Error(`no token link in mail:\n${decoded.slice(0, 2000)}`);
   return { link: m[1], token: decodeURIComponent(m[2]) };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }

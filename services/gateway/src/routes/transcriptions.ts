@@ -76,6 +76,11 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
   });
   const tags = ["transcription"];
   const planLink = (lang: string) => `${opts.publicUrl}/${lang}/upgrade-plan`;
+  /** The user's own job, or null (also for an id that is not a UUID, so nothing leaks). */
+  const findOwnJob = (uid: string, jobId: string) =>
+    z.string().uuid().safeParse(jobId).success
+      ? db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } })
+      : null;
 
   app.post(
     "/upload",
@@ -205,9 +210,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     },
     async (req) => {
       const uid = assertUid(req, undefined);
-      const job = z.string().uuid().safeParse(req.params.jobId).success
-        ? await db.transcriptionJob.findFirst({ where: { id: req.params.jobId, userId: uid } })
-        : null;
+      const job = await findOwnJob(uid, req.params.jobId);
       if (!job) throw new AppError("NOT_FOUND", "No such transcription");
       return toSnapshot(job);
     },
@@ -249,9 +252,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     },
     async (req, reply) => {
       const uid = assertUid(req, undefined);
-      const job = z.string().uuid().safeParse(req.params.jobId).success
-        ? await db.transcriptionJob.findFirst({ where: { id: req.params.jobId, userId: uid } })
-        : null;
+      const job = await findOwnJob(uid, req.params.jobId);
       if (!job) throw new AppError("NOT_FOUND", "No such recording");
       if (job.audioDeletedAt || job.audioExpiresAt <= new Date()) {
         throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");

@@ -1,0 +1,59 @@
+// Each worker as a real process: ready with Postgres, Redis and S3 up, its queue's depth on /metrics,
+// and a SIGTERM ends it cleanly (exit 0) within 10 s.
+import { createRedis } from "@kikitori/shared/server";
+import { createTestDatabase, uniquePrefix } from "../support/db.ts";
+import { deletePrefix, exitWithin, freePort, startService, waitForStatus } from "./service-process.ts";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+const prefixes: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+}, 30_000);
+afterAll(async () => {
+  const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "client");
+  for (const prefix of prefixes) await deletePrefix(redis, prefix);
+  redis.disconnect();
+  await database?.drop();
+});
+
+it.each([
+  ["transcription-worker", "transcription", { db: "ok", redis: "ok", s3: "ok", engine: "ok" }],
+  ["correction-worker", "correction", { db: "ok", redis: "ok", s3: "ok" }],
+] as const)(
+  "%s serves /healthz and /readyz, then stops on SIGTERM with exit code 0",
+  async (service, queue, checks) => {
+    const prefix = uniquePrefix(service === "transcription-worker" ? "tw" : "cw");
+    prefixes.push(prefix);
+    const port = await freePort();
+    const svc = startService(service, {
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      OPS_HOST: "127.0.0.1",
+      OPS_PORT: String(port),
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+      REDIS_PREFIX: prefix,
+      S3_ENDPOINT: process.env.S3_ENDPOINT!,
+      S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? "S3RVER",
+      S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? "S3RVER",
+      S3_REGION: process.env.S3_REGION ?? "us-east-1",
+      S3_BUCKET: `b-${prefix}`.toLowerCase().slice(0, 60),
+    });
+    try {
+      await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200, svc);
+      const ready = JSON.parse(await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, svc));
+      expect(ready.checks).toEqual(checks);
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toContain(`kikitori_queue_depth{queue="${queue}",state="waiting"`);
+      expect(metrics).toContain("process_cpu_seconds_total");
+
+      svc.child.kill("SIGTERM");
+      expect(await exitWithin(svc, 10_000)).toBe(0);
+      expect(svc.output()).toContain('"msg":"stopped"');
+    } finally {
+      if (svc.child.exitCode === null) svc.child.kill("SIGKILL");
+    }
+  },
+  60_000,
+);
