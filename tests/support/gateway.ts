@@ -1,8 +1,7 @@
 import type { AddressInfo } from "node:net";
-import { createLogger, createObjectStore, createRedis, subscribeProgress } from "@kikitori/shared/server";
+import { createLogger, createMailer, createObjectStore, createRedis, subscribeProgress } from "@kikitori/shared/server";
 import { buildGateway, type Gateway } from "../../services/gateway/src/app.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
-import { createMailer } from "../../services/gateway/src/mail/mailer.ts";
 import { freePort } from "../infra/service-process.ts";
 import { createTestDatabase, uniquePrefix } from "./db.ts";
 import { decodeQuotedPrintable } from "./smtp.ts";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { commonEnv, deriveInternalToken, envInt, parseConfig, quotasFromConfig } from "@kikitori/shared/server";
+import { commonEnv, deriveInternalToken, envInt, mailEnv, parseConfig, quotasFromConfig } from "@kikitori/shared/server";
 import { z } from "zod";
 import { type Pricing, parseLanguageCurrency, priceTableFrom } from "./pricing.ts";
 
@@ -19,6 +19,7 @@ export const DEFAULT_PRICES: Record<string, string> = {
 export const billingEnv = z
   .looseObject({
     ...commonEnv,
+    ...mailEnv,
     /** Interface and port of the billing HTTP server: the internal API, /healthz, /readyz, /metrics. */
     OPS_HOST: z.string().default("0.0.0.0"),
     OPS_PORT: envInt(3103, 0, 65535),
@@ -89,6 +90,11 @@ export const billingEnv = z
     return {
       NODE_ENV: c.NODE_ENV,
       LOG_LEVEL: c.LOG_LEVEL,
+      APP_NAME: c.APP_NAME,
+      PUBLIC_URL: c.PUBLIC_URL.replace(/\/$/, ""),
+      SMTP_URL: c.SMTP_URL,
+      MAIL_FROM: c.MAIL_FROM,
+      MAIL_DIR: c.MAIL_DIR,
       DATABASE_URL: c.DATABASE_URL,
       REDIS_URL: c.REDIS_URL,
       REDIS_PREFIX: c.REDIS_PREFIX,

@@ -7,6 +7,7 @@ import {
   closeRedis,
   configOrExit,
   createLogger,
+  createMailer,
   createQueue,
   createRedis,
   createServiceMetrics,
@@ -19,6 +20,7 @@ import {
 import { buildBillingApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { createMaintenanceProcessor } from "./handlers/maintenance.ts";
+import { createPlanNotifier } from "./notify.ts";
 import { createProvider } from "./providers/index.ts";
 import { BillingService } from "./service.ts";
 
@@ -45,6 +47,7 @@ const payments = new promClient.Counter({
   registers: [metrics.registry],
 });
 
+const mailer = createMailer(cfg, logger);
 const now = () => new Date();
 const billing = new BillingService({
   db,
@@ -55,6 +58,7 @@ const billing = new BillingService({
   now,
   paymentWaitMs: cfg.PAYMENT_WAIT_MS,
   onPayment: (kind, outcome) => payments.inc({ kind, outcome }),
+  notifier: createPlanNotifier({ db, mailer, logger, appName: cfg.APP_NAME, publicUrl: cfg.PUBLIC_URL }),
 });
 
 const worker = createWorker({
@@ -74,6 +78,7 @@ const lifecycle = onShutdown(
     ["stop intake", () => worker.close()],
     ["http server", () => app?.close()],
     ["queue", () => queue.close()],
+    ["mailer", () => mailer.close()],
     ["redis", () => closeRedis(redis)],
     ["postgres", () => db.$disconnect()],
   ],

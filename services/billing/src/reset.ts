@@ -1,4 +1,5 @@
 import type { Db } from "@kikitori/shared/db";
+import type { PlanName } from "@kikitori/shared";
 import { RESET_SNAPSHOT, resetUser } from "@kikitori/shared/server";
 
 export interface ResetResult {
@@ -17,7 +18,15 @@ export interface ResetResult {
  * (see resetUser), and scheduled plan changes that are due take effect. Idempotent: a second run
  * for the same `now` finds nothing due and changes nothing. Users are read in id order, in batches.
  */
-export async function resetDuePeriods(db: Db, now: Date, opts: { batchSize?: number } = {}): Promise<ResetResult> {
+export async function resetDuePeriods(
+  db: Db,
+  now: Date,
+  opts: {
+    batchSize?: number;
+    /** Called after a scheduled plan change took effect (the plan-change e-mail). */
+    onPlanApplied?: (uid: string, plan: PlanName, nextReset: Date) => Promise<void>;
+  } = {},
+): Promise<ResetResult> {
   const batchSize = opts.batchSize ?? 500;
   const result: ResetResult = { due: 0, periodsReset: 0, plansApplied: 0, skipped: 0 };
   let after: string | undefined;
@@ -39,7 +48,10 @@ export async function resetDuePeriods(db: Db, now: Date, opts: { batchSize?: num
         continue;
       }
       if (applied.periodReset) result.periodsReset++;
-      if (applied.planApplied) result.plansApplied++;
+      if (applied.planApplied && u.pendingPlan) {
+        result.plansApplied++;
+        await opts.onPlanApplied?.(u.id, u.pendingPlan, applied.resetDate);
+      }
     }
     if (users.length < batchSize) break;
     after = users[users.length - 1].id;

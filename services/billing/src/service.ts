@@ -14,6 +14,7 @@ import {
 import type { Db, Payment, Subscription, User } from "@kikitori/shared/db";
 import { effectiveUsage, ensureCurrentPeriod, type Logger } from "@kikitori/shared/server";
 import { changeKind, currencyForLanguage, type Pricing, planOffers, priceOf, quoteChange, toMajor } from "./pricing.ts";
+import type { PlanEvent, PlanNotifier } from "./notify.ts";
 import { createLocalPaymentMethod } from "./providers/local.ts";
 import type { CardDetails, CardProvider, ChargeResult, PaymentEvent } from "./providers/port.ts";
 import { ProviderError } from "./providers/port.ts";
@@ -30,6 +31,8 @@ export interface BillingDeps {
   paymentWaitMs?: number;
   /** Called once per payment outcome (metrics). */
   onPayment?: (kind: "upgrade" | "renewal", outcome: string) => void;
+  /** Plan-change e-mails (notify.ts); none when absent. */
+  notifier?: PlanNotifier;
 }
 
 type UserWithSub = User & { subscription: Subscription | null };
@@ -50,6 +53,11 @@ export class BillingService {
   private readonly waitMs: number;
   constructor(private readonly deps: BillingDeps) {
     this.waitMs = deps.paymentWaitMs ?? 15_000;
+  }
+
+  /** Sends a plan-change e-mail; never throws (see notify.ts). */
+  notify(event: PlanEvent): Promise<void> {
+    return this.deps.notifier?.(event) ?? Promise.resolve();
   }
 
   get providerName(): "local" | "stripe" {
@@ -145,6 +153,7 @@ export class BillingService {
         where: { id: uid, pendingPlan: user.pendingPlan },
         data: { pendingPlan: null, pendingPlanAt: null },
       });
+      await this.notify({ kind: "planCancelled", uid, plan: user.plan });
       return {
         status: "pending_cancelled",
         nextBillingDate: user.resetDate.toISOString(),
@@ -162,6 +171,7 @@ export class BillingService {
       });
       if (count === 0) throw new AppError("PAYMENT_IN_PROGRESS", "Your plan changed meanwhile. Please reload.");
       const date = user.resetDate.toISOString();
+      await this.notify({ kind: "planScheduled", uid, from: user.plan, to: target, on: user.resetDate });
       return {
         status: "scheduled",
         nextBillingDate: date,
@@ -454,7 +464,15 @@ export class BillingService {
       });
       return "applied" as const;
     });
-    if (outcome === "applied") this.deps.onPayment?.(before.kind, "succeeded");
+    if (outcome === "applied") {
+      this.deps.onPayment?.(before.kind, "succeeded");
+      const money = { uid: before.userId, plan: before.plan, amountMinor: before.amount, currency: before.currency };
+      await this.notify(
+        before.kind === "upgrade"
+          ? { kind: "planUpgraded", ...money, renewsOn: before.periodEnd }
+          : { kind: "planRenewed", ...money, nextRenewal: before.periodEnd },
+      );
+    }
     if (outcome === "refund") {
       const p = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
       this.deps.logger.warn({ paymentId, intentId: p.intentId }, "paid upgrade no longer applies; refunding");
@@ -508,6 +526,7 @@ export class BillingService {
     if (outcome === "applied") {
       const p = await this.deps.db.payment.findUnique({ where: { id: paymentId } });
       if (p) this.deps.onPayment?.(p.kind, "failed");
+      if (p?.kind === "renewal") await this.notify({ kind: "renewalFailed", uid: p.userId, plan: p.plan });
     }
     return outcome;
   }

@@ -15,7 +15,9 @@ export interface SweepResult {
  * payments. Every step is idempotent: a second run for the same `now` finds nothing to do.
  */
 export async function runSweep(db: Db, billing: BillingService, now: Date): Promise<SweepResult> {
-  const resets = await resetDuePeriods(db, now);
+  const resets = await resetDuePeriods(db, now, {
+    onPlanApplied: (uid, plan, nextReset) => billing.notify({ kind: "planSwitched", uid, plan, nextReset }),
+  });
   const renewals = await billing.renewDue(now);
   const expired = await billing.expireAbandoned(now);
   return { resets, renewals, expired };

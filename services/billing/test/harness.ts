@@ -2,11 +2,12 @@
 // billing service on a free port, both on one fresh database, both reading one clock.
 import { randomUUID } from "node:crypto";
 import { addMonthsAnchored, type PlanName } from "@kikitori/shared";
-import { createLogger } from "@kikitori/shared/server";
+import { createLogger, createMailer } from "@kikitori/shared/server";
 import { freePort, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { loadGatewayConfig } from "../../gateway/src/config.ts";
 import { buildBillingApp } from "../src/app.ts";
 import { type BillingConfig, loadConfig } from "../src/config.ts";
+import { createPlanNotifier } from "../src/notify.ts";
 import { createProvider } from "../src/providers/index.ts";
 import { BillingService } from "../src/service.ts";
 
@@ -41,6 +42,8 @@ export async function startBillingStack(opts: {
   clock: Clock;
   env?: Record<string, string>;
   paymentWaitMs?: number;
+  /** SMTP server for the plan-change e-mails (none sent without it). */
+  smtpUrl?: string;
 }): Promise<BillingStack> {
   const port = await freePort();
   const billingUrl = `http://127.0.0.1:${port}`;
@@ -53,6 +56,10 @@ export async function startBillingStack(opts: {
     ...opts.env,
   });
   const logger = createLogger("billing-test", process.env.TEST_LOG_LEVEL ?? "silent");
+  const mailer = opts.smtpUrl ? createMailer({ ...cfg, SMTP_URL: opts.smtpUrl }, logger) : null;
+  const notifier = mailer
+    ? createPlanNotifier({ db: t.db, mailer, logger, appName: cfg.APP_NAME, publicUrl: t.url })
+    : undefined;
   const billing = new BillingService({
     db: t.db,
     provider: createProvider(cfg),
@@ -61,6 +68,7 @@ export async function startBillingStack(opts: {
     logger,
     now: opts.clock.now,
     paymentWaitMs: opts.paymentWaitMs ?? 10_000,
+    notifier,
   });
   const app = await buildBillingApp({ billing, logger, internalToken: cfg.internalToken, checks: {} });
   await app.listen({ host: "127.0.0.1", port });
@@ -73,6 +81,7 @@ export async function startBillingStack(opts: {
     clock: opts.clock,
     close: async () => {
       await app.close();
+      await mailer?.close();
       await t.close();
     },
   };

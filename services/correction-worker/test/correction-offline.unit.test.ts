@@ -1,3 +1,4 @@
+import { speakerLabels } from "@kikitori/shared/server";
 import { type CorrectionInput, createCorrectionEngine, OfflineCorrectionEngine } from "../src/correction/index.ts";
 import { OpenAiCorrectionEngine } from "../src/correction/openai.ts";
 import { type FixtureName, fixture } from "./fixtures/correction-transcripts.ts";
@@ -311,9 +312,11 @@ describe("offline engine: other languages", () => {
   });
 
   it("languages without rules: tidied, one labelled block unless a question mark shows the turns", async () => {
+    // Default labels come from the interface language's translations.
     expect(await correct("привет   как дела у тебя  всё хорошо", { language: "ru" })).toBe(
-      "Interviewee: Привет как дела у тебя всё хорошо.",
+      `${speakerLabels("ru").interviewee}: Привет как дела у тебя всё хорошо.`,
     );
+    expect(speakerLabels("ru").interviewee).not.toBe("Interviewee");
     expect(await correct("Привет. Как дела? Всё хорошо, спасибо.")).toBe(
       "Interviewer: Привет. Как дела?\n\nInterviewee: Всё хорошо, спасибо.",
     );

@@ -11,7 +11,14 @@ import fastifyWebsocket from "@fastify/websocket";
 import { AppError, MAX_UPLOAD_BYTES } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { pingDb } from "@kikitori/shared/db";
-import { instrumentHttp, type Logger, type ObjectStore, pingRedis, type Redis } from "@kikitori/shared/server";
+import {
+  instrumentHttp,
+  type Logger,
+  type Mailer,
+  type ObjectStore,
+  pingRedis,
+  type Redis,
+} from "@kikitori/shared/server";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from "fastify";
 import {
   jsonSchemaTransform,
@@ -26,12 +33,12 @@ import { AuthService } from "./auth/service.ts";
 import { TokenSigner } from "./auth/tokens.ts";
 import type { GatewayConfig } from "./config.ts";
 import { installErrorHandler } from "./errors.ts";
-import type { Mailer } from "./mail/mailer.ts";
 import { billingRoutes } from "./routes/billing.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { textRoutes } from "./routes/text.ts";
 import { transcriptionRoutes } from "./routes/transcriptions.ts";
 import { usageRoutes } from "./routes/usage.ts";
+import { loadPageRenderer } from "./web/page-meta.ts";
 import { SocketHub } from "./ws/hub.ts";
 import { wsRoutes } from "./ws/routes.ts";
 
@@ -186,24 +193,25 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   });
   await app.register(wsRoutes, { signer, hub });
 
-  registerWebApp(app, path.resolve(config.WEB_DIST_DIR));
+  registerWebApp(app, path.resolve(config.WEB_DIST_DIR), config);
   return { app, hub, auth, signer, registry };
 }
 
 /**
  * Serves the built web app when it exists: any other GET outside /api and /ws gets index.html
- * (client-side routing). Everything else unmatched is a 404 in the contract's error shape.
+ * (client-side routing) with the page's title, description and Open Graph tags in its language. Everything else unmatched is a 404 in the contract's error shape.
  */
-function registerWebApp(app: AnyApp, dist: string): void {
+function registerWebApp(app: AnyApp, dist: string, config: { APP_NAME: string; PUBLIC_URL: string }): void {
   const hasWeb = existsSync(path.join(dist, "index.html"));
+  const pages = hasWeb ? loadPageRenderer(dist, config.APP_NAME, config.PUBLIC_URL) : null;
   if (hasWeb) void app.register(fastifyStatic, { root: dist, wildcard: false, index: false });
   else app.log.warn({ dist }, "web app not built: only the API is served (run `npm run build`)");
   app.setNotFoundHandler((req, reply) => {
     const p = req.url.split("?")[0];
     const isApi = p.startsWith("/api/") || p === "/api" || p === "/ws";
     const isAsset = p.startsWith("/assets/") || /\.[a-z0-9]{2,5}$/i.test(p);
-    if (hasWeb && req.method === "GET" && !isApi && !isAsset) {
-      return reply.header("cache-control", "no-cache").sendFile("index.html");
+    if (pages && req.method === "GET" && !isApi && !isAsset) {
+      return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(pages.render(p));
     }
     return reply.status(404).send(new AppError("NOT_FOUND", `No route for ${req.method} ${p}`).toBody());
   });

@@ -5,16 +5,12 @@ import {
   deriveInternalToken,
   envBool,
   envInt,
+  envOptionalUrl,
+  mailEnv,
   parseConfig,
   quotasFromConfig,
 } from "@kikitori/shared/server";
 import { z } from "zod";
-
-const optionalUrl = z
-  .string()
-  .optional()
-  .transform((v) => (v ? v : undefined))
-  .pipe(z.url().optional());
 
 export const gatewayEnv = z
   .object({
@@ -28,16 +24,13 @@ export const gatewayEnv = z
     REFRESH_TOKEN_TTL_DAYS: envInt(30, 1, 365),
     VERIFY_TOKEN_TTL_HOURS: envInt(48, 1, 720),
     RESET_TOKEN_TTL_MINUTES: envInt(60, 5, 1440),
-    /** SMTP server for e-mail; when unset, mails are written to MAIL_DIR as .eml files. */
-    SMTP_URL: optionalUrl,
-    MAIL_FROM: z.string().default("Kikitori <no-reply@kikitori.local>"),
-    MAIL_DIR: z.string().default("var/mail"),
+    ...mailEnv,
     /** Directory of the built web app; served at / with an SPA fallback. */
     WEB_DIST_DIR: z.string().default("web/dist"),
-    HOW_TO_USE_URL: optionalUrl,
-    CONTACT_URL: optionalUrl,
-    TERMS_URL: optionalUrl,
-    PRIVACY_URL: optionalUrl,
+    HOW_TO_USE_URL: envOptionalUrl,
+    CONTACT_URL: envOptionalUrl,
+    TERMS_URL: envOptionalUrl,
+    PRIVACY_URL: envOptionalUrl,
     /** Per-IP limit for login/register/password-reset calls, per minute. */
     RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: envInt(30, 1),
     /** Per-e-mail limit for login/register/password-reset calls, per 15 minutes. */

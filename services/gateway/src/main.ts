@@ -2,6 +2,7 @@ import { createDb } from "@kikitori/shared/db";
 import {
   ConfigError,
   createLogger,
+  createMailer,
   createObjectStore,
   createRedis,
   onShutdown,
@@ -9,7 +10,6 @@ import {
 } from "@kikitori/shared/server";
 import { buildGateway } from "./app.ts";
 import { loadGatewayConfig } from "./config.ts";
-import { createMailer } from "./mail/mailer.ts";
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadGatewayConfig>;

@@ -4,6 +4,7 @@ export * from "./dates.ts";
 export * from "./errors.ts";
 export * from "./jobs.ts";
 export * from "./languages.ts";
+export * from "./meta.ts";
 export * from "./plans.ts";
 export * from "./progress.ts";
 export * from "./text.ts";

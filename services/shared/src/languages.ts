@@ -37,9 +37,13 @@ export function isSupportedLanguage(value: unknown): value is Language {
   return typeof value === "string" && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
 }
 
+/** The supported language of a tag ("ja-JP" → ja, "PT_br" → pt, "zh-Hant" → zh), or null. */
+export function matchLanguage(value: string | null | undefined): Language | null {
+  const base = (value ?? "").trim().toLowerCase().split(/[-_]/)[0];
+  return isSupportedLanguage(base) ? base : null;
+}
+
 /** Maps any string (e.g. "ja-JP", "PT_br") to a supported language, else the fallback. */
 export function normalizeLanguage(value: string | null | undefined): Language {
-  if (!value) return DEFAULT_LANGUAGE;
-  const base = value.toLowerCase().split(/[-_]/)[0];
-  return isSupportedLanguage(base) ? base : DEFAULT_LANGUAGE;
+  return matchLanguage(value) ?? DEFAULT_LANGUAGE;
 }

@@ -10,6 +10,7 @@ import { FeatureTabs } from "./FeatureTabs.tsx";
 import { LanguageSelect } from "./LanguageSelect.tsx";
 import { Logo } from "./Logo.tsx";
 import { ScrollTopButton } from "./ScrollTopButton.tsx";
+import { ShareBar } from "./ShareBar.tsx";
 
 export function Layout() {
   const { t } = useTranslation();
@@ -125,6 +126,7 @@ export function Layout() {
       <main id="main" className="site-main" tabIndex={-1}>
         <div className="container">
           <Outlet />
+          <ShareBar />
         </div>
       </main>
       <footer className="site-footer">

@@ -6,6 +6,7 @@ import { isSupportedLanguage, type Language, RTL_LANGUAGES, SUPPORTED_LANGUAGES 
 import i18n, { type Resource } from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
+import { COOKIE_NAME, QUERY_PARAM, STORAGE_KEY } from "./detect.ts";
 
 const files = import.meta.glob<Record<string, unknown>>("../locales/*.json", { eager: true, import: "default" });
 
@@ -34,9 +35,19 @@ void i18n
     nonExplicitSupportedLngs: true,
     interpolation: { escapeValue: false },
     returnNull: false,
+    // A key that exists in no language (a typo, a forgotten translation) is reported in the console;
+    // the end-to-end tests fail on it.
+    saveMissing: true,
+    missingKeyHandler: (lngs, _ns, key) => console.warn(`i18n missing key: ${key} (${lngs.join(", ")})`),
+    // Same order and names as i18n/detect.ts, which picks the prefix for paths that have none.
     detection: {
       order: ["querystring", "cookie", "localStorage", "navigator", "htmlTag"],
+      lookupQuerystring: QUERY_PARAM,
+      lookupCookie: COOKIE_NAME,
+      lookupLocalStorage: STORAGE_KEY,
       caches: ["localStorage", "cookie"],
+      cookieMinutes: 60 * 24 * 365,
+      cookieOptions: { path: "/", sameSite: "lax" },
     },
     react: { useSuspense: false },
   });

@@ -7,7 +7,7 @@ import { authApi } from "../auth/api.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
@@ -20,7 +20,7 @@ export function LoginPage() {
   const lang = useLang();
   const navigate = useNavigate();
   const { login } = useAuth();
-  usePageTitle(t("auth.login.title"));
+  usePageMeta("login");
 
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");

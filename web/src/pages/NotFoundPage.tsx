@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 
 export function NotFoundPage() {
   const { t } = useTranslation();
   const lang = useLang();
-  usePageTitle(t("notFound.title"));
+  usePageMeta("notFound");
   return (
     <section className="page page-center">
       <h1 data-testid="page-title">{t("notFound.title")}</h1>

@@ -6,7 +6,7 @@ import { isApiError } from "../api/errors.ts";
 import { authApi } from "../auth/api.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
@@ -20,7 +20,7 @@ export function PasswordResetConfirmPage() {
   const lang = useLang();
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
-  usePageTitle(t("auth.resetConfirm.title"));
+  usePageMeta("passwordResetConfirm");
 
   const [password, setPassword] = useState("");
   const [password2, setPassword2] = useState("");

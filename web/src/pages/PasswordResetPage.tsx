@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { authApi } from "../auth/api.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
@@ -14,7 +14,7 @@ type Outcome = { ok: true } | { ok: false; message: string; cause?: unknown } | 
 export function PasswordResetPage() {
   const { t } = useTranslation();
   const lang = useLang();
-  usePageTitle(t("auth.reset.title"));
+  usePageMeta("passwordReset");
 
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);

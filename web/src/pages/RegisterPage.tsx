@@ -6,7 +6,7 @@ import { authApi } from "../auth/api.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
@@ -18,7 +18,7 @@ export function RegisterPage() {
   const { t } = useTranslation();
   const lang = useLang();
   const navigate = useNavigate();
-  usePageTitle(t("auth.register.title"));
+  usePageMeta("register");
 
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");

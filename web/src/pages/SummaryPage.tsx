@@ -14,7 +14,7 @@ import { useNavigate } from "react-router";
 import { ApiError } from "../api/errors.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { copyToClipboard } from "../lib/clipboard.ts";
 import { formatAmount } from "../plan/format.ts";
@@ -33,7 +33,7 @@ export function SummaryPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user } = useAuth();
-  usePageTitle(t("tools.summary.title"));
+  usePageMeta("summary");
 
   const [text, setText] = useState("");
   const [length, setLength] = useState(String(SUMMARY_LENGTH_DEFAULT));
@@ -122,7 +122,7 @@ export function SummaryPage() {
           <div className="field-label-row">
             <label htmlFor="summary-text">{t("summary.textLabel")}</label>
             <span className="hint" data-testid="summary-count" aria-live="polite">
-              {t("summary.charCount", { n: n(charCount(text)) })}
+              {t("summary.charCount", { count: charCount(text) })}
             </span>
           </div>
           <textarea
@@ -245,7 +245,7 @@ export function SummaryPage() {
             <h2 id="summary-result-title" className="section-title">
               {t("summary.resultTitle")}
             </h2>
-            <span className="hint">{t("summary.charCount", { n: n(charCount(summary)) })}</span>
+            <span className="hint">{t("summary.charCount", { count: charCount(summary) })}</span>
           </div>
           <div className="tt-output" data-testid="summary-result">
             {summary}

@@ -12,7 +12,7 @@ import { useNavigate } from "react-router";
 import { ApiError } from "../api/errors.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { copyToClipboard } from "../lib/clipboard.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
@@ -40,7 +40,7 @@ export function TitlesPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user } = useAuth();
-  usePageTitle(t("tools.titles.title"));
+  usePageMeta("titles");
 
   const [text, setText] = useState("");
   const [numHeadings, setNumHeadings] = useState(String(TITLE_DEFAULTS.numHeadings));

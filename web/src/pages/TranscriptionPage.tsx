@@ -18,9 +18,9 @@ import { isApiError } from "../api/errors.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { ExternalLink } from "../components/ExternalLink.tsx";
 import { UsageBar } from "../components/UsageBar.tsx";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { useAppConfig } from "../config/appConfig.ts";
-import { formatAmount } from "../plan/format.ts";
+import { oneDecimal } from "../plan/format.ts";
 import { useUsage } from "../plan/useUsage.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
@@ -68,7 +68,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const config = useAppConfig();
-  usePageTitle(t("tools.transcription.title"));
+  usePageMeta("transcription");
 
   const [state, dispatch] = useReducer(transcriptionReducer, initialTranscriptionState);
   const stateRef = useRef(state);
@@ -291,8 +291,8 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
                   used={usage.data.totalMinutesUsed}
                   max={usage.data.maxMinutes}
                   text={t("plan.minutesUsage", {
-                    used: formatAmount(usage.data.totalMinutesUsed, lang),
-                    max: formatAmount(usage.data.maxMinutes, lang),
+                    used: oneDecimal(usage.data.totalMinutesUsed),
+                    count: oneDecimal(usage.data.maxMinutes),
                   })}
                 />
               </div>

@@ -6,7 +6,7 @@ import { Navigate } from "react-router";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { UsageBar } from "../components/UsageBar.tsx";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { AuthModal } from "../plan/AuthModal.tsx";
 import {
@@ -26,7 +26,7 @@ import {
   type PlanChangeOutcome,
   resumePayment,
 } from "../plan/flow.ts";
-import { formatAmount, formatDate } from "../plan/format.ts";
+import { formatAmount, formatDate, oneDecimal } from "../plan/format.ts";
 import { type CardFieldHandle, LocalCardForm } from "../plan/LocalCardForm.tsx";
 import { type Notice, noticeFromError, noticeFromErrorBody, noticeText, reasonNotice } from "../plan/notice.ts";
 import { parseConfirmResult, type SubscriptionState } from "../plan/parse.ts";
@@ -70,7 +70,7 @@ function PlanScreen({ uid }: { uid: string }) {
   const lang = useLang();
   const { user } = useAuth();
   const queryClient = useQueryClient();
-  usePageTitle(t("plan.title"));
+  usePageMeta("upgradePlan");
 
   const usage = useUsage(uid);
   const plans = usePlans(uid, lang);
@@ -97,7 +97,6 @@ function PlanScreen({ uid }: { uid: string }) {
   const useSavedCard = !!savedCard && !newCard;
   const ready = !!sub && !!plans.data;
   const canSubmit = ready && change !== "none" && !processing;
-  const n = (v: number) => formatAmount(v, lang);
   const planName = (p: PlanName) => t(`plan.names.${p}`);
 
   const confirmLocally = useCallback(async (clientSecret: string): Promise<ConfirmOutcome> => {
@@ -293,8 +292,8 @@ function PlanScreen({ uid }: { uid: string }) {
                     used={usage.data.totalMinutesUsed}
                     max={usage.data.maxMinutes}
                     text={t("plan.minutesUsage", {
-                      used: n(usage.data.totalMinutesUsed),
-                      max: n(usage.data.maxMinutes),
+                      used: oneDecimal(usage.data.totalMinutesUsed),
+                      count: oneDecimal(usage.data.maxMinutes),
                     })}
                   />
                   <UsageBar
@@ -303,8 +302,8 @@ function PlanScreen({ uid }: { uid: string }) {
                     used={usage.data.summarizeUsage}
                     max={usage.data.maxSummaryUsage}
                     text={t("plan.timesUsage", {
-                      used: n(usage.data.summarizeUsage),
-                      max: n(usage.data.maxSummaryUsage),
+                      used: usage.data.summarizeUsage,
+                      count: usage.data.maxSummaryUsage,
                     })}
                   />
                   <UsageBar
@@ -313,8 +312,8 @@ function PlanScreen({ uid }: { uid: string }) {
                     used={usage.data.titlesAndHeadingsUsage}
                     max={usage.data.maxTitlesAndHeadingsUsage}
                     text={t("plan.timesUsage", {
-                      used: n(usage.data.titlesAndHeadingsUsage),
-                      max: n(usage.data.maxTitlesAndHeadingsUsage),
+                      used: usage.data.titlesAndHeadingsUsage,
+                      count: usage.data.maxTitlesAndHeadingsUsage,
                     })}
                   />
                 </div>
@@ -362,13 +361,13 @@ function PlanScreen({ uid }: { uid: string }) {
                     {p.maxMinutes !== undefined || p.maxSummaries !== undefined || p.maxTitleRuns !== undefined ? (
                       <span className="plan-quotas" data-testid={`plan-quotas-${p.name}`}>
                         {p.maxMinutes !== undefined ? (
-                          <span>{t("plan.quotas.minutes", { n: n(p.maxMinutes) })}</span>
+                          <span>{t("plan.quotas.minutes", { count: p.maxMinutes })}</span>
                         ) : null}
                         {p.maxSummaries !== undefined ? (
-                          <span>{t("plan.quotas.summaries", { n: n(p.maxSummaries) })}</span>
+                          <span>{t("plan.quotas.summaries", { count: p.maxSummaries })}</span>
                         ) : null}
                         {p.maxTitleRuns !== undefined ? (
-                          <span>{t("plan.quotas.titles", { n: n(p.maxTitleRuns) })}</span>
+                          <span>{t("plan.quotas.titles", { count: p.maxTitleRuns })}</span>
                         ) : null}
                       </span>
                     ) : null}

@@ -5,7 +5,7 @@ import { ApiError } from "../api/errors.ts";
 import { authApi } from "../auth/api.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
-import { usePageTitle } from "../components/usePageTitle.ts";
+import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
@@ -32,7 +32,7 @@ export function VerifyEmailPage() {
   const lang = useLang();
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
-  usePageTitle(t("auth.verify.title"));
+  usePageMeta("verifyEmail");
 
   const [state, setState] = useState<State>(
     token ? { status: "verifying" } : { status: "error", error: new ApiError("INVALID_TOKEN", 400, "Missing token") },

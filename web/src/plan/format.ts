@@ -21,3 +21,8 @@ export function formatAmount(value: number, locale: string, maxFractionDigits = 
     return String(value);
   }
 }
+
+/** Rounds to one decimal place, for counts shown through i18next's number format ("12.5 minutes"). */
+export function oneDecimal(value: number): number {
+  return Math.round(value * 10) / 10;
+}

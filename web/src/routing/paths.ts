@@ -1,9 +1,14 @@
 /**
  * Language-prefix rules of spec section 2, as pure functions:
- * `/` → `/en`; `/{lang}` → `/{lang}/transcription`; a path with an unknown or missing language prefix
- * → the same path under `/en` (query string and hash kept).
+ * - `/{lang}` → `/{lang}/transcription`; a known prefix decides the language;
+ * - `/` and a path with no prefix (`/summary`) → the same path under the detected language (query,
+ *   cookie, local storage, browser language; English when none of them names a supported language);
+ * - a path with an unknown prefix (`/xx/summary`, `/pt-BR/login`) → the same path under `/en`;
+ * - `?lng=<code>` on a prefixed path is an explicit switch: → the same path under that language.
+ * The query string (without `lng`) and the hash are kept.
  */
 import { DEFAULT_LANGUAGE, isSupportedLanguage, type Language } from "@kikitori/shared";
+import { QUERY_PARAM, queryLanguage } from "../i18n/detect.ts";
 
 /** The route segments under /{lang}. */
 export const ROUTES = {
@@ -39,20 +44,43 @@ function splitPath(pathname: string): string[] {
   return pathname.split("/").filter((s) => s.length > 0);
 }
 
-/** Decides whether a location may render or must be redirected, and where. */
-export function resolveLocation(pathname: string, search = "", hash = ""): Resolution {
-  const suffix = search + hash;
+/** The query string without the `lng` switch ("" when nothing is left). */
+function withoutLanguageParam(search: string): string {
+  const params = new URLSearchParams(search);
+  if (!params.has(QUERY_PARAM)) return search;
+  params.delete(QUERY_PARAM);
+  const rest = params.toString();
+  return rest ? `?${rest}` : "";
+}
+
+/**
+ * Decides whether a location may render or must be redirected, and where. `detected` is the language
+ * detection's answer (see i18n/detect.ts), used only where the path names no language.
+ */
+export function resolveLocation(
+  pathname: string,
+  search = "",
+  hash = "",
+  detected: Language = DEFAULT_LANGUAGE,
+): Resolution {
   const segments = splitPath(pathname);
-  if (segments.length === 0) return { kind: "redirect", to: `/${DEFAULT_LANGUAGE}${suffix}` };
+  const clean = withoutLanguageParam(search) + hash;
+  if (segments.length === 0) return { kind: "redirect", to: `/${detected}${clean}` };
   const [first, ...rest] = segments;
   if (isSupportedLanguage(first)) {
-    if (rest.length === 0) return { kind: "redirect", to: `/${first}/${ROUTES.transcription}${suffix}` };
-    return { kind: "ok", lang: first, rest: `/${rest.join("/")}` };
+    const switchTo = queryLanguage(search);
+    const lang = switchTo ?? first;
+    if (rest.length === 0) return { kind: "redirect", to: `/${lang}/${ROUTES.transcription}${clean}` };
+    if (switchTo) return { kind: "redirect", to: `/${lang}/${rest.join("/")}${clean}` };
+    return { kind: "ok", lang, rest: `/${rest.join("/")}` };
   }
-  // Unknown prefix (/xx/summary) is replaced; a missing one (/summary) is added.
-  const keep = !FIRST_SEGMENTS.has(first) && LANGUAGE_LIKE.test(first) ? rest : segments;
-  const path = keep.length ? `/${keep.join("/")}` : "";
-  return { kind: "redirect", to: `/${DEFAULT_LANGUAGE}${path}${suffix}` };
+  const path = (keep: string[]) => (keep.length ? `/${keep.join("/")}` : "");
+  // An unknown prefix (/xx/summary) is an explicit but unsupported language: English, as the spec says.
+  if (!FIRST_SEGMENTS.has(first) && LANGUAGE_LIKE.test(first)) {
+    return { kind: "redirect", to: `/${DEFAULT_LANGUAGE}${path(rest)}${clean}` };
+  }
+  // No prefix (/summary): the detected language.
+  return { kind: "redirect", to: `/${detected}${path(segments)}${clean}` };
 }
 
 /** The path without its /{lang} prefix ("/summary"), or "/" when there is none. */

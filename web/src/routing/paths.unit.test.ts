@@ -4,7 +4,7 @@ import { resolveLocation, showsFeatureTabs, stripLanguage, switchLanguagePath } 
 describe("resolveLocation", () => {
   it.each([
     ["/", "", "/en"],
-    ["/", "?lng=ja", "/en?lng=ja"],
+    ["/", "?lng=ja&x=1", "/en?x=1"],
     ["/en", "", "/en/transcription"],
     ["/ja/", "", "/ja/transcription"],
     ["/xx/summary", "", "/en/summary"],
@@ -17,6 +17,24 @@ describe("resolveLocation", () => {
     ["/nonsense-page", "", "/en/nonsense-page"],
   ])("%s%s → %s", (path, search, to) => {
     expect(resolveLocation(path, search)).toEqual({ kind: "redirect", to });
+  });
+
+  it.each([
+    ["/", "", "ja", "/ja"],
+    ["/summary", "?a=1", "ko", "/ko/summary?a=1"],
+    ["/password-reset/confirm", "?token=abc", "de", "/de/password-reset/confirm?token=abc"],
+    // An explicit but unknown prefix stays English whatever was detected.
+    ["/xx/summary", "", "ja", "/en/summary"],
+    // A known prefix wins over detection; ?lng= switches it explicitly.
+    ["/en/summary", "?lng=de&a=1", "ja", "/de/summary?a=1"],
+    ["/en", "?lng=fr", "ja", "/fr/transcription"],
+  ])("%s%s with %s detected → %s", (path, search, detected, to) => {
+    expect(resolveLocation(path, search, "", detected as "ja")).toEqual({ kind: "redirect", to });
+  });
+
+  it("renders a prefixed path whatever was detected, and ignores an unsupported ?lng", () => {
+    expect(resolveLocation("/fr/summary", "", "", "ja")).toEqual({ kind: "ok", lang: "fr", rest: "/summary" });
+    expect(resolveLocation("/fr/summary", "?lng=xx")).toEqual({ kind: "ok", lang: "fr", rest: "/summary" });
   });
 
   it.each([

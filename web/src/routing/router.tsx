@@ -1,5 +1,6 @@
 import { createBrowserRouter, type LoaderFunctionArgs, redirect } from "react-router";
 import { Layout } from "../components/Layout.tsx";
+import { browserSources, detectLanguage } from "../i18n/detect.ts";
 import { setLanguage } from "../i18n/index.ts";
 import { LoginPage } from "../pages/LoginPage.tsx";
 import { NotFoundPage } from "../pages/NotFoundPage.tsx";
@@ -17,7 +18,7 @@ import { ROUTES, resolveLocation } from "./paths.ts";
 /** Enforces the /{lang} prefix rules and switches the interface language to the prefix. */
 async function languageLoader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const resolution = resolveLocation(url.pathname, url.search);
+  const resolution = resolveLocation(url.pathname, url.search, url.hash, detectLanguage(browserSources(url.search)));
   if (resolution.kind === "redirect") throw redirect(resolution.to);
   await setLanguage(resolution.lang);
   return null;

@@ -8,6 +8,7 @@
  */
 
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { speakerLabels } from "@kikitori/shared/server";
 import { cleanSpaceless, removeFillers, removeRepeats } from "./clean.ts";
 import { detectFormat, type ExplicitTurn, type FormatContext, parseLabelledText, type TurnFormat } from "./format.ts";
 import { detectTextLang, isSpaceless, type TextLang } from "./lang.ts";
@@ -33,17 +34,6 @@ import {
   DEFAULT_SECTION_CHARS,
   type Role,
 } from "./types.ts";
-
-/** Default labels by UI language when the caller passes none. */
-const DEFAULT_LABELS: Record<string, { interviewer: string; interviewee: string }> = {
-  en: { interviewer: "Interviewer", interviewee: "Interviewee" },
-  ja: { interviewer: "インタビュアー", interviewee: "インタビュイー" },
-  zh: { interviewer: "采访者", interviewee: "受访者" },
-  de: { interviewer: "Interviewer", interviewee: "Befragte(r)" },
-  fr: { interviewer: "Intervieweur", interviewee: "Invité" },
-  es: { interviewer: "Entrevistador", interviewee: "Entrevistado" },
-  ko: { interviewer: "인터뷰어", interviewee: "인터뷰이" },
-};
 
 /** Monologue recordings: never split into questions and answers. */
 const MONOLOGUE_TYPES = new Set(["voicemail"]);
@@ -90,7 +80,7 @@ export function formatFor(input: CorrectionInput): {
   const ctx: FormatContext = {
     interviewer: (input.interviewer ?? "").trim(),
     interviewee: (input.interviewee ?? "").trim(),
-    defaults: input.labels ?? DEFAULT_LABELS[ui] ?? DEFAULT_LABELS.en,
+    defaults: input.labels ?? speakerLabels(ui),
     spaceless,
   };
   return { lang, spaceless, ctx, format: detectFormat(input.interviewExample ?? "", ctx), ui };

@@ -1,6 +1,6 @@
 import { type CorrectionJob, correctionJobSchema, type ProgressEnvelope } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
-import { type JobLike, jobFailure, type Logger, parseJobPayload } from "@kikitori/shared/server";
+import { type JobLike, jobFailure, type Logger, parseJobPayload, speakerLabels } from "@kikitori/shared/server";
 import type { CorrectionEngine, CorrectionTone } from "../correction/types.ts";
 
 /** Everything the correction step touches, injected so tests can pass their own. */
@@ -14,12 +14,6 @@ export interface CorrectionDeps {
 }
 
 export type CorrectionResult = { rewrittenText: string; correctionTime: number } | { skipped: string };
-
-/** Default speaker labels when the user gave no names (other languages fall back to English). */
-const LABELS: Record<string, { interviewer: string; interviewee: string }> = {
-  en: { interviewer: "Interviewer", interviewee: "Interviewee" },
-  ja: { interviewer: "インタビュアー", interviewee: "回答者" },
-};
 
 /** Correction progress while sections finish: 1 to 99 (0 is "started", 100 is "complete"). */
 export function sectionProgress(done: number, total: number): number {
@@ -64,7 +58,7 @@ export async function processCorrection(deps: CorrectionDeps, job: JobLike<unkno
       tone: (row.tone as CorrectionTone | null) ?? null,
       interviewExample: row.interviewExample,
       fileType: row.model,
-      labels: LABELS[row.language] ?? LABELS.en,
+      labels: speakerLabels(row.language),
     },
     {
       resume,

@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError, type AuthUser, addMonthsAnchored, type Language, type Session } from "@kikitori/shared";
 import type { Db, Prisma } from "@kikitori/shared/db";
-import type { Logger, ObjectStore } from "@kikitori/shared/server";
-import type { Mailer } from "../mail/mailer.ts";
-import { renderMail } from "../mail/templates.ts";
+import { formatDuration, type Logger, type Mailer, type ObjectStore, renderMail } from "@kikitori/shared/server";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import { hashToken, newOpaqueToken, type TokenSigner } from "./tokens.ts";
 
@@ -108,7 +106,7 @@ export class AuthService {
     const mail = renderMail("verify", language, {
       app: this.d.config.APP_NAME,
       link,
-      hours: this.d.config.VERIFY_TOKEN_TTL_HOURS,
+      duration: formatDuration(language, this.d.config.VERIFY_TOKEN_TTL_HOURS, "hour"),
     });
     await this.d.mailer.send({ to: email, ...mail, link });
   }
@@ -239,7 +237,7 @@ export class AuthService {
     const mail = renderMail("reset", language, {
       app: this.d.config.APP_NAME,
       link,
-      minutes: this.d.config.RESET_TOKEN_TTL_MINUTES,
+      duration: formatDuration(language, this.d.config.RESET_TOKEN_TTL_MINUTES, "minute"),
     });
     await this.d.mailer.send({ to: email, ...mail, link });
   }

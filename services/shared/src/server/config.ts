@@ -34,6 +34,12 @@ export const envBool = (def: boolean) => bool.default(def);
 export const envInt = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(def);
 export const envUrl = (def: string) => z.url().default(def);
+/** An optional URL; an empty value counts as unset. */
+export const envOptionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url().optional());
 
 /** Variables every service shares. */
 export const commonEnv = {
@@ -54,6 +60,14 @@ export const commonEnv = {
   S3_BUCKET: z.string().min(3).default("kikitori"),
   S3_REGION: z.string().default("us-east-1"),
   ...planEnv(),
+};
+
+/** E-mail (gateway: account mails; billing: plan-change mails). */
+export const mailEnv = {
+  /** SMTP server for e-mail; when unset, mails are written to MAIL_DIR as .eml files. */
+  SMTP_URL: envOptionalUrl,
+  MAIL_FROM: z.string().default("Kikitori <no-reply@kikitori.local>"),
+  MAIL_DIR: z.string().default("var/mail"),
 };
 
 function planEnv() {

@@ -31,10 +31,10 @@ export async function resetUser(
   db: Db,
   u: ResetSnapshot,
   now: Date,
-): Promise<{ periodReset: boolean; planApplied: boolean } | null> {
+): Promise<{ periodReset: boolean; planApplied: boolean; resetDate: Date } | null> {
   const rolled = rollPeriod(u, now);
   const pendingDue = u.pendingPlanAt !== null && u.pendingPlanAt.getTime() <= now.getTime();
-  if (rolled.months === 0 && !pendingDue) return { periodReset: false, planApplied: false };
+  if (rolled.months === 0 && !pendingDue) return { periodReset: false, planApplied: false, resetDate: u.resetDate };
   const { count } = await db.user.updateMany({
     where: { id: u.id, resetDate: u.resetDate, pendingPlanAt: u.pendingPlanAt, pendingPlan: u.pendingPlan },
     data: {
@@ -53,5 +53,9 @@ export async function resetUser(
     },
   });
   if (count === 0) return null;
-  return { periodReset: rolled.months > 0, planApplied: pendingDue && u.pendingPlan !== null };
+  return {
+    periodReset: rolled.months > 0,
+    planApplied: pendingDue && u.pendingPlan !== null,
+    resetDate: rolled.months > 0 ? rolled.resetDate : u.resetDate,
+  };
 }

@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Logger } from "@kikitori/shared/server";
 import nodemailer, { type Transporter } from "nodemailer";
+import { type Language, RTL_LANGUAGES } from "../languages.ts";
+import { fill, type MailKind, serverTexts } from "./i18n/index.ts";
+import type { Logger } from "./logger.ts";
 
 export interface MailMessage {
   to: string;
@@ -12,7 +14,7 @@ export interface MailMessage {
   link?: string;
 }
 
-/** The mail port: SMTP when SMTP_URL is set, else .eml files in MAIL_DIR. */
+/** The mail port: SMTP when SMTP_URL is set, else .eml files in MAIL_DIR (gateway and billing). */
 export interface Mailer {
   send(msg: MailMessage): Promise<void>;
   close(): Promise<void>;
@@ -69,4 +71,34 @@ export function createMailer(cfg: { SMTP_URL?: string; MAIL_FROM: string; MAIL_D
   return cfg.SMTP_URL
     ? new SmtpMailer(cfg.SMTP_URL, cfg.MAIL_FROM)
     : new FileMailer(cfg.MAIL_DIR, cfg.MAIL_FROM, logger);
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/**
+ * One e-mail in the user's language: greeting, body, a button with the link, a note and the footer.
+ * `vars` fills the {{placeholders}} of the texts; values arrive already formatted (dates, prices).
+ */
+export function renderMail(
+  kind: MailKind,
+  language: Language,
+  vars: { app: string; link: string } & Record<string, string | number>,
+): { subject: string; text: string; html: string } {
+  const texts = serverTexts(language).mail;
+  const t = texts[kind];
+  const f = (s: string) => fill(s, vars);
+  const [greeting, body, button, note, footer] = [t.greeting, t.body, t.button, t.note, texts.footer].map(f);
+  const text = [greeting, "", body, "", `${button}: ${vars.link}`, "", note, "", "--", footer].join("\n");
+  const dir = RTL_LANGUAGES.includes(language) ? "rtl" : "ltr";
+  const html = `<!doctype html><html lang="${language}" dir="${dir}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1f2937">
+<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(body)}</p>
+<p><a href="${escapeHtml(vars.link)}" style="display:inline-block;padding:10px 18px;background:#4f46e5;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(button)}</a></p>
+<p style="font-size:13px;color:#6b7280">${escapeHtml(vars.link)}</p>
+<p style="font-size:13px;color:#6b7280">${escapeHtml(note)}</p>
+<hr style="border:none;border-top:1px solid #e5e7eb">
+<p style="font-size:12px;color:#9ca3af">${escapeHtml(footer)}</p>
+</body></html>`;
+  return { subject: f(t.subject), text, html };
 }
