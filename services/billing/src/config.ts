@@ -1,5 +1,12 @@
 import { readFileSync } from "node:fs";
-import { commonEnv, deriveInternalToken, envInt, mailEnv, parseConfig, quotasFromConfig } from "@kikitori/shared/server";
+import {
+  commonEnv,
+  deriveInternalToken,
+  envInt,
+  mailEnv,
+  parseConfig,
+  quotasFromConfig,
+} from "@kikitori/shared/server";
 import { z } from "zod";
 import { type Pricing, parseLanguageCurrency, priceTableFrom } from "./pricing.ts";
 

@@ -1,5 +1,5 @@
-import type { Db } from "@kikitori/shared/db";
 import type { PlanName } from "@kikitori/shared";
+import type { Db } from "@kikitori/shared/db";
 import { RESET_SNAPSHOT, resetUser } from "@kikitori/shared/server";
 
 export interface ResetResult {

@@ -13,8 +13,8 @@ import {
 } from "@kikitori/shared";
 import type { Db, Payment, Subscription, User } from "@kikitori/shared/db";
 import { effectiveUsage, ensureCurrentPeriod, type Logger } from "@kikitori/shared/server";
-import { changeKind, currencyForLanguage, type Pricing, planOffers, priceOf, quoteChange, toMajor } from "./pricing.ts";
 import type { PlanEvent, PlanNotifier } from "./notify.ts";
+import { changeKind, currencyForLanguage, type Pricing, planOffers, priceOf, quoteChange, toMajor } from "./pricing.ts";
 import { createLocalPaymentMethod } from "./providers/local.ts";
 import type { CardDetails, CardProvider, ChargeResult, PaymentEvent } from "./providers/port.ts";
 import { ProviderError } from "./providers/port.ts";

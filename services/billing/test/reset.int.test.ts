@@ -228,7 +228,11 @@ describe("resetUser", () => {
     });
     const now = d("2027-02-02T00:00:00.000Z");
     const snapshot = { ...u };
-    expect(await resetUser(db, snapshot, now)).toEqual({ periodReset: true, planApplied: false });
+    expect(await resetUser(db, snapshot, now)).toEqual({
+      periodReset: true,
+      planApplied: false,
+      resetDate: d("2027-03-01T00:00:00.000Z"),
+    });
     await db.user.update({ where: { id: u.id }, data: { secondsUsed: 30 } });
     // A second runner holding the stale snapshot must not zero the new period's usage.
     expect(await resetUser(db, snapshot, now)).toBeNull();

@@ -10,10 +10,9 @@ export function LanguageSelect() {
   const lang = useLang();
   const location = useLocation();
   const navigate = useNavigate();
-  // ar and uk are reachable by URL but not listed; still show the current one so the select is truthful.
-  const options: readonly Language[] = SELECTOR_LANGUAGES.includes(lang)
-    ? SELECTOR_LANGUAGES
-    : [...SELECTOR_LANGUAGES, lang];
+  // ar and uk are reachable by URL but not listed (spec: 22 codes). On their pages the closed select
+  // still names the current language, through a hidden placeholder that is not a choice.
+  const listed = SELECTOR_LANGUAGES.includes(lang);
 
   return (
     <div className="language-select">
@@ -32,12 +31,17 @@ export function LanguageSelect() {
       <select
         id="language-select"
         data-testid="language-select"
-        value={lang}
+        value={listed ? lang : ""}
         onChange={(e) =>
           navigate(switchLanguagePath(location.pathname, e.target.value as Language, location.search, location.hash))
         }
       >
-        {options.map((code) => (
+        {listed ? null : (
+          <option value="" disabled hidden lang={lang}>
+            {NATIVE_LANGUAGE_NAMES[lang]}
+          </option>
+        )}
+        {SELECTOR_LANGUAGES.map((code) => (
           <option key={code} value={code} lang={code}>
             {NATIVE_LANGUAGE_NAMES[code]}
           </option>

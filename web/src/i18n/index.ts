@@ -1,20 +1,30 @@
 /**
  * i18next setup. Every file in src/locales/<code>.json is picked up automatically, so adding a
- * language is just adding its JSON file with the same keys as en.json.
+ * language is just adding its JSON file with the same keys as en.json. English (the fallback) is in
+ * the main bundle; every other language is its own chunk, loaded when it is first used (the route
+ * loader awaits it, so a page never renders before its texts are there).
  */
 import { isSupportedLanguage, type Language, RTL_LANGUAGES, SUPPORTED_LANGUAGES } from "@kikitori/shared";
-import i18n, { type Resource } from "i18next";
+import i18n, { type BackendModule, type ResourceKey } from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
+import en from "../locales/en.json";
 import { COOKIE_NAME, QUERY_PARAM, STORAGE_KEY } from "./detect.ts";
 
-const files = import.meta.glob<Record<string, unknown>>("../locales/*.json", { eager: true, import: "default" });
+const loaders = import.meta.glob<ResourceKey>(["../locales/*.json", "!../locales/en.json"], { import: "default" });
 
-export const resources: Resource = {};
-for (const [path, translation] of Object.entries(files)) {
-  const code = path.match(/([^/]+)\.json$/)?.[1];
-  if (code && isSupportedLanguage(code)) resources[code] = { translation };
-}
+const lazyLocales: BackendModule = {
+  type: "backend",
+  init() {},
+  read(language, _namespace, callback) {
+    const load = loaders[`../locales/${language}.json`];
+    if (!load) return callback(null, {});
+    load().then(
+      (texts) => callback(null, texts),
+      (err: Error) => callback(err, null),
+    );
+  },
+};
 
 export function applyDocumentLanguage(lng: string): void {
   const lang: Language = isSupportedLanguage(lng) ? lng : "en";
@@ -25,10 +35,12 @@ export function applyDocumentLanguage(lng: string): void {
 i18n.on("languageChanged", applyDocumentLanguage);
 
 void i18n
+  .use(lazyLocales)
   .use(LanguageDetector)
   .use(initReactI18next)
   .init({
-    resources,
+    resources: { en: { translation: en } },
+    partialBundledLanguages: true,
     supportedLngs: [...SUPPORTED_LANGUAGES],
     fallbackLng: "en",
     load: "languageOnly",

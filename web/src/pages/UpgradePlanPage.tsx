@@ -26,7 +26,7 @@ import {
   type PlanChangeOutcome,
   resumePayment,
 } from "../plan/flow.ts";
-import { formatAmount, formatDate, oneDecimal } from "../plan/format.ts";
+import { formatDate, oneDecimal } from "../plan/format.ts";
 import { type CardFieldHandle, LocalCardForm } from "../plan/LocalCardForm.tsx";
 import { type Notice, noticeFromError, noticeFromErrorBody, noticeText, reasonNotice } from "../plan/notice.ts";
 import { parseConfirmResult, type SubscriptionState } from "../plan/parse.ts";

@@ -2,7 +2,7 @@
  * Plan ordering, upgrade/downgrade rules, the standard↔premium price difference and price formatting
  * (spec sections 4 and 9). Pure (Intl only). Prices always come from GET /api/subscriptions/plans.
  */
-import type { PlanName } from "@kikitori/shared";
+import { type Language, type PlanName, RTL_LANGUAGES } from "@kikitori/shared";
 
 export const PLAN_ORDER: readonly PlanName[] = ["free", "standard", "premium"];
 
@@ -87,9 +87,12 @@ export function formatPrice(amount: number, currency: string, locale: string): s
     currency,
     ...(whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
   };
+  // In right-to-left text the bidi algorithm reorders "15 US$" into "$US 15": keep the price one
+  // left-to-right unit (U+2066 LRI … U+2069 PDI, invisible).
+  const isolate = (s: string) => (RTL_LANGUAGES.includes(locale as Language) ? `\u2066${s}\u2069` : s);
   for (const loc of [locale, "en"]) {
     try {
-      return new Intl.NumberFormat(loc, options).format(amount);
+      return isolate(new Intl.NumberFormat(loc, options).format(amount));
     } catch {
       // try the next locale, then give up on the currency
     }

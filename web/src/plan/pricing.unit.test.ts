@@ -88,6 +88,9 @@ describe("plans list", () => {
 describe("price formatting (currency from the plans call)", () => {
   it("USD without needless decimals, with them when needed", () => {
     expect(formatPrice(15, "USD", "en")).toBe("$15");
+    // Right-to-left languages get the price as one left-to-right isolate (no "$US 15").
+    expect(formatPrice(15, "USD", "ar")).toMatch(/^\u2066.*15.*US\$\u2069$/);
+    expect(formatPrice(15, "USD", "de")).not.toContain("\u2066");
     expect(formatPrice(0, "USD", "en")).toBe("$0");
     expect(formatPrice(14.99, "USD", "en")).toBe("$14.99");
     expect(formatPrice(14.5, "USD", "en")).toBe("$14.50");
