@@ -7,16 +7,15 @@
 // screens and the e-mail link, gives it some usage, and tears everything down again, also on failure
 // or Ctrl-C. Needs PostgreSQL and Redis (started when installed but not running) and Debian's Chromium.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { isSupportedLanguage } from "@kikitori/shared";
-import { type Browser, chromium, type Page } from "playwright-core";
-import S3rver from "s3rver";
+import type { Browser, Page } from "playwright-core";
 import { dropDatabase } from "../services/shared/src/server/migrate.ts";
-import { freePort, type ServiceProcess, startService, waitForStatus } from "../tests/infra/service-process.ts";
-import { CHROMIUM } from "../tests/support/browser.ts";
+import { freePort, startLocalBilling, stopService } from "../tests/infra/service-process.ts";
+import { launchBrowser } from "../tests/support/browser.ts";
 import type { TestGateway } from "../tests/support/gateway.ts";
+import { startS3Standin } from "../tests/support/global-setup.ts";
 import type { startSmtpCatcher } from "../tests/support/smtp.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -89,19 +88,10 @@ async function prepare(): Promise<void> {
   if (!cjk) log("warning: no Japanese font installed, ja text will show as boxes (apt-get install fonts-noto-cjk)");
 }
 
-/** The S3 stand-in, as tests/support/global-setup.ts runs it. */
+/** The S3 stand-in, as the test runs have it. */
 async function startS3(): Promise<void> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "kikitori-shots-s3-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir });
-  const { port } = (await server.run()) as { port: number };
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  cleanups.push(() => server.close());
-  process.env.S3_ENDPOINT = `http://127.0.0.1:${port}`;
-  process.env.S3_ACCESS_KEY = "S3RVER";
-  process.env.S3_SECRET_KEY = "S3RVER";
-  process.env.S3_REGION = "us-east-1";
-  process.env.DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/postgres";
-  process.env.REDIS_URL ??= "redis://127.0.0.1:6379";
+  const s3 = await startS3Standin();
+  cleanups.push(() => s3.close());
 }
 
 async function startStack(): Promise<{ t: TestGateway; smtp: Awaited<ReturnType<typeof startSmtpCatcher>> }> {
@@ -119,21 +109,8 @@ async function startStack(): Promise<{ t: TestGateway; smtp: Awaited<ReturnType<
   // t.close() also drops the temporary database; should an earlier step of it fail, drop it anyway.
   cleanups.push(() => dropDatabase(t.databaseUrl));
   cleanups.push(() => t.close());
-  const billing: ServiceProcess = startService("billing", {
-    ...t.env,
-    OPS_HOST: "127.0.0.1",
-    OPS_PORT: String(billingPort),
-    PAYMENT_PROVIDER: "local",
-    BILLING_SWEEP_EVERY_MS: "3600000",
-    LOG_LEVEL: "warn",
-  });
-  cleanups.push(async () => {
-    if (billing.child.exitCode === null && billing.child.signalCode === null) {
-      billing.child.kill("SIGTERM");
-      await billing.exited;
-    }
-  });
-  await waitForStatus(`http://127.0.0.1:${billingPort}/readyz`, 200, billing, 30_000);
+  const billing = await startLocalBilling(t.env, billingPort);
+  cleanups.push(() => stopService(billing));
   log(`gateway ${t.url}, billing :${billingPort}, database ${new URL(t.databaseUrl).pathname.slice(1)}`);
   return { t, smtp };
 }
@@ -172,26 +149,8 @@ async function createUser(
  * Debian's Chromium with the flags of tests/support/browser.ts, but without Playwright's own Ctrl-C
  * handler, which would exit this process (code 130) before the cleanup above has run.
  */
-function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-}
+/** Playwright's own signal handlers off: Ctrl-C must reach the cleanup above. */
+const launchShotBrowser = () => launchBrowser({ handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
 
 // ---------- screenshots ----------
 
@@ -287,7 +246,7 @@ async function main(): Promise<void> {
   await prepare();
   await startS3();
   const { t, smtp } = await startStack();
-  const browser = await launchBrowser();
+  const browser = await launchShotBrowser();
   cleanups.push(() => browser.close());
   const email = await createUser(browser, t, smtp);
   mkdirSync(OUT, { recursive: true });

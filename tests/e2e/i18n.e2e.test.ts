@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { jest } from "@jest/globals";
 import { SELECTOR_LANGUAGES } from "@kikitori/shared";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { freePort, type ServiceProcess, startService, waitForStatus } from "../infra/service-process.ts";
+import { freePort, type ServiceProcess, startLocalBilling, stopService } from "../infra/service-process.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { startTestGateway, type TestGateway, tokenLinkFrom } from "../support/gateway.ts";
 import { startSmtpCatcher } from "../support/smtp.ts";
@@ -38,16 +38,8 @@ beforeAll(async () => {
     fixedPort: true,
     env: { BILLING_URL: `http://127.0.0.1:${billingPort}` },
   });
-  billing = startService("billing", {
-    ...t.env,
-    OPS_HOST: "127.0.0.1",
-    OPS_PORT: String(billingPort),
-    PAYMENT_PROVIDER: "local",
-    BILLING_SWEEP_EVERY_MS: "3600000",
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
-  });
+  billing = await startLocalBilling(t.env, billingPort);
   browser = await launchBrowser();
-  await waitForStatus(`http://127.0.0.1:${billingPort}/readyz`, 200, billing, 30_000);
 
   // Register and verify through the screens and the e-mail, as a person would.
   const ctx = await browser.newContext({ locale: "en-US" });
@@ -67,10 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (billing) {
-    billing.child.kill("SIGTERM");
-    await billing.exited;
-  }
+  if (billing) await stopService(billing);
   await t?.close();
   await smtp?.close();
 });

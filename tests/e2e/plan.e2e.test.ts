@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { jest } from "@jest/globals";
 import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
-import { freePort, type ServiceProcess, startService, waitForStatus } from "../infra/service-process.ts";
+import { freePort, type ServiceProcess, startLocalBilling, stopService } from "../infra/service-process.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { api, startTestGateway, type TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
@@ -23,21 +23,13 @@ let browser: Browser;
 beforeAll(async () => {
   const billingPort = await freePort();
   t = await startTestGateway({ fixedPort: true, env: { BILLING_URL: `http://127.0.0.1:${billingPort}` } });
-  billing = startService("billing", {
-    ...t.env,
-    OPS_HOST: "127.0.0.1",
-    OPS_PORT: String(billingPort),
-    PAYMENT_PROVIDER: "local",
-    BILLING_SWEEP_EVERY_MS: "3600000",
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
-  });
-  await waitForStatus(`http://127.0.0.1:${billingPort}/readyz`, 200, billing, 30_000);
+  billing = await startLocalBilling(t.env, billingPort);
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  billing?.child.kill("SIGTERM");
+  if (billing) await stopService(billing);
   await t?.close();
 });
 

@@ -71,6 +71,35 @@ export async function waitForStatus(url: string, status: number, svc: ServicePro
   throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms (last: ${last})\n${svc.output()}`);
 }
 
+/**
+ * The billing service as a child process on `port` with the embedded card provider, once ready
+ * (stopped again if it does not get ready). `gatewayEnv` is the test gateway's environment.
+ */
+export async function startLocalBilling(gatewayEnv: Record<string, string>, port: number): Promise<ServiceProcess> {
+  const billing = startService("billing", {
+    ...gatewayEnv,
+    OPS_HOST: "127.0.0.1",
+    OPS_PORT: String(port),
+    PAYMENT_PROVIDER: "local",
+    BILLING_SWEEP_EVERY_MS: "3600000",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
+  });
+  try {
+    await waitForStatus(`http://127.0.0.1:${port}/readyz`, 200, billing, 30_000);
+  } catch (err) {
+    await stopService(billing);
+    throw err;
+  }
+  return billing;
+}
+
+/** SIGTERM, then waits for the exit; nothing when it has already exited. */
+export async function stopService(svc: ServiceProcess): Promise<void> {
+  if (svc.child.exitCode !== null || svc.child.signalCode !== null) return;
+  svc.child.kill("SIGTERM");
+  await svc.exited;
+}
+
 /** Resolves with the exit code, or rejects if the process is still running after `ms` (and kills it). */
 export async function exitWithin(svc: ServiceProcess, ms: number): Promise<number | string> {
   let timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,8 @@
-import type S3rver from "s3rver";
+import type { startS3Standin } from "./global-setup.ts";
 
 export default async function globalTeardown(): Promise<void> {
-  const server = (globalThis as Record<string, unknown>).__S3RVER__ as S3rver | undefined;
-  await server?.close();
+  const standin = (globalThis as Record<string, unknown>).__S3RVER__ as
+    | Awaited<ReturnType<typeof startS3Standin>>
+    | undefined;
+  await standin?.close();
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { addMonthsAnchored, type PlanName } from "@kikitori/shared";
 import { createLogger, createMailer } from "@kikitori/shared/server";
-import { freePort, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
+import { api, freePort, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { loadGatewayConfig } from "../../gateway/src/config.ts";
 import { buildBillingApp } from "../src/app.ts";
 import { type BillingConfig, loadConfig } from "../src/config.ts";
@@ -110,3 +110,17 @@ export async function createUser(
   const token = await s.t.gw.signer.sign({ sub: uid, email: `${uid}@example.com`, email_verified: true });
   return { uid, token };
 }
+
+/** Saves a card with the embedded provider (a test card number) and returns its payment-method id. */
+export async function addLocalCard(s: BillingStack, token: string, number: string): Promise<string> {
+  const r = await api(s.url, "POST", "/api/billing/local/payment-methods", {
+    token,
+    body: { number, expMonth: 12, expYear: 2031, cvc: "123" },
+  });
+  if (r.status !== 200) throw new Error(`saving card ${number} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body.id as string;
+}
+
+/** POST /api/subscriptions/create-or-update-subscription through the gateway. */
+export const changePlan = (s: BillingStack, token: string, body: Record<string, unknown>) =>
+  api(s.url, "POST", "/api/subscriptions/create-or-update-subscription", { token, body });

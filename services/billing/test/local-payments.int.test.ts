@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { jest } from "@jest/globals";
 import { api, startTestGateway } from "../../../tests/support/gateway.ts";
-import { type BillingStack, createUser, makeClock, startBillingStack } from "./harness.ts";
+import { addLocalCard, type BillingStack, changePlan, createUser, makeClock, startBillingStack } from "./harness.ts";
 
 jest.setTimeout(60_000);
 
@@ -21,16 +21,8 @@ afterAll(async () => {
 });
 
 const user = (opts: { language?: string } = {}) => createUser(s, { periodStart: PERIOD_START, ...opts });
-async function card(token: string, number: string) {
-  const r = await api(s.url, "POST", "/api/billing/local/payment-methods", {
-    token,
-    body: { number, expMonth: 12, expYear: 2031, cvc: "123" },
-  });
-  expect(r.status).toBe(200);
-  return r.body.id as string;
-}
-const change = (token: string, body: Record<string, unknown>) =>
-  api(s.url, "POST", "/api/subscriptions/create-or-update-subscription", { token, body });
+const card = (token: string, number: string) => addLocalCard(s, token, number);
+const change = (token: string, body: Record<string, unknown>) => changePlan(s, token, body);
 const usage = async (token: string) => (await api(s.url, "GET", "/api/user-usage", { token })).body;
 const payments = (uid: string) => s.t.db.payment.findMany({ where: { userId: uid }, orderBy: { createdAt: "asc" } });
 

@@ -3,10 +3,9 @@
 import { jest } from "@jest/globals";
 import { fill, type MailKind, serverTexts } from "@kikitori/shared/server";
 import { type ParsedMail, simpleParser } from "mailparser";
-import { api } from "../../../tests/support/gateway.ts";
 import { type CapturedMail, startSmtpCatcher } from "../../../tests/support/smtp.ts";
 import { runSweep } from "../src/sweep.ts";
-import { type BillingStack, createUser, makeClock, startBillingStack } from "./harness.ts";
+import { addLocalCard, type BillingStack, changePlan, createUser, makeClock, startBillingStack } from "./harness.ts";
 
 jest.setTimeout(60_000);
 
@@ -24,15 +23,8 @@ afterAll(async () => {
 });
 
 const user = (language: string) => createUser(s, { periodStart: PERIOD_START, language });
-async function card(token: string, number: string) {
-  const r = await api(s.url, "POST", "/api/billing/local/payment-methods", {
-    token,
-    body: { number, expMonth: 12, expYear: 2031, cvc: "123" },
-  });
-  return r.body.id as string;
-}
-const change = (token: string, body: Record<string, unknown>) =>
-  api(s.url, "POST", "/api/subscriptions/create-or-update-subscription", { token, body });
+const card = (token: string, number: string) => addLocalCard(s, token, number);
+const change = (token: string, body: Record<string, unknown>) => changePlan(s, token, body);
 
 /** The parsed mails sent to one user so far, oldest first. */
 async function mailsTo(uid: string, count: number): Promise<ParsedMail[]> {

@@ -8,7 +8,7 @@ import { chargeSecondsOnce, createLogger, reserveCount } from "@kikitori/shared/
 import { api } from "../../../tests/support/gateway.ts";
 import { processMaintenance } from "../src/handlers/maintenance.ts";
 import type { SweepResult } from "../src/sweep.ts";
-import { type BillingStack, createUser, makeClock, startBillingStack } from "./harness.ts";
+import { addLocalCard, type BillingStack, changePlan, createUser, makeClock, startBillingStack } from "./harness.ts";
 
 jest.setTimeout(60_000);
 
@@ -30,15 +30,8 @@ async function usage(token: string) {
   expect(r.status).toBe(200);
   return usageRecordSchema.strict().parse(r.body);
 }
-async function card(token: string, number: string) {
-  const r = await api(s.url, "POST", "/api/billing/local/payment-methods", {
-    token,
-    body: { number, expMonth: 12, expYear: 2031, cvc: "123" },
-  });
-  return r.body.id as string;
-}
-const change = (token: string, body: Record<string, unknown>) =>
-  api(s.url, "POST", "/api/subscriptions/create-or-update-subscription", { token, body });
+const card = (token: string, number: string) => addLocalCard(s, token, number);
+const change = (token: string, body: Record<string, unknown>) => changePlan(s, token, body);
 const row = (uid: string) => s.t.db.user.findUniqueOrThrow({ where: { id: uid } });
 const paymentsOf = (uid: string) => s.t.db.payment.findMany({ where: { userId: uid }, orderBy: { createdAt: "asc" } });
 
