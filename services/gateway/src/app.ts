@@ -199,7 +199,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 
 /**
  * Serves the built web app when it exists: any other GET outside /api and /ws gets index.html
- * (client-side routing) with the page's title, description and Open Graph tags in its language. Everything else unmatched is a 404 in the contract's error shape.
+ * (client-side routing) with the page's title, description and Open Graph tags in its language.
+ * Everything else unmatched is a 404 in the contract's error shape.
  */
 function registerWebApp(app: AnyApp, dist: string, config: { APP_NAME: string; PUBLIC_URL: string }): void {
   const hasWeb = existsSync(path.join(dist, "index.html"));

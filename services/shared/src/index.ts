@@ -2,6 +2,7 @@ export * from "./auth.ts";
 export * from "./billing.ts";
 export * from "./dates.ts";
 export * from "./errors.ts";
+export * from "./html.ts";
 export * from "./jobs.ts";
 export * from "./languages.ts";
 export * from "./meta.ts";

@@ -3,6 +3,7 @@
  * (which writes the same tags into index.html, so link previews on Facebook, X, LINE and LinkedIn,
  * whose crawlers run no JavaScript, show the page's own title and description in its language).
  */
+import { escapeHtml } from "./html.ts";
 import { type Language, SUPPORTED_LANGUAGES } from "./languages.ts";
 
 /** Pages with their own title and description, by the route segment under /{lang}. */
@@ -103,15 +104,12 @@ export function headTags(m: PageMeta): HeadTag[] {
   ];
 }
 
-const escapeAttr = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
-
 /** The tags as HTML, each marked data-page-meta so the web app can replace them on navigation. */
 export function headTagsHtml(m: PageMeta): string {
   return headTags(m)
     .map((t) => {
       const attrs = Object.entries(t.attrs)
-        .map(([k, v]) => `${k}="${escapeAttr(v)}"`)
+        .map(([k, v]) => `${k}="${escapeHtml(v)}"`)
         .join(" ");
       return `<${t.tag} ${attrs} data-page-meta>`;
     })

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import {
+  escapeHtml,
   headTagsHtml,
   isSupportedLanguage,
   type Language,
@@ -14,15 +15,13 @@ import {
   metaPageOf,
   RTL_LANGUAGES,
 } from "@kikitori/shared";
+import { fill } from "@kikitori/shared/server";
 
 /** dist/meta.json, written by the web build (vite.config.ts). */
 export type MetaTexts = Record<
   string,
   { meta: { title: string; pages: Record<string, string> }; titles: Record<string, string> }
 >;
-
-const escapeText = (s: string) => s.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
-const fill = (s: string, vars: Record<string, string>) => s.replace(/\{\{\s*(\w+)\s*\}\}/g, (w, k) => vars[k] ?? w);
 
 export interface PageRenderer {
   /** The HTML for a path ("/ja/summary"); the untouched index.html when the path has no language. */
@@ -58,7 +57,7 @@ export function createPageRenderer(opts: {
       const dir = RTL_LANGUAGES.includes(lang) ? "rtl" : "ltr";
       return indexHtml
         .replace(/<html[^>]*>/, `<html lang="${lang}" dir="${dir}">`)
-        .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(title)}</title>`)
+        .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
         .replace("</head>", `  ${tags}\n  </head>`);
     },
   };

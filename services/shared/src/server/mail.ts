@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
+import { escapeHtml } from "../html.ts";
 import { type Language, RTL_LANGUAGES } from "../languages.ts";
 import { fill, type MailKind, serverTexts } from "./i18n/index.ts";
 import type { Logger } from "./logger.ts";
@@ -72,9 +73,6 @@ export function createMailer(cfg: { SMTP_URL?: string; MAIL_FROM: string; MAIL_D
     ? new SmtpMailer(cfg.SMTP_URL, cfg.MAIL_FROM)
     : new FileMailer(cfg.MAIL_DIR, cfg.MAIL_FROM, logger);
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 /**
  * One e-mail in the user's language: greeting, body, a button with the link, a note and the footer.
