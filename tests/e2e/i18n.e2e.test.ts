@@ -307,6 +307,26 @@ describe("every route in en, ja, ar and de", () => {
   });
 });
 
+it("the gateway sends each page's title, description and Open Graph tags in its language (for crawlers)", async () => {
+  const head = async (path: string) => {
+    const res = await fetch(`${t.url}${path}`);
+    expect([path, res.status, res.headers.get("content-type")]).toEqual([path, 200, "text/html; charset=utf-8"]);
+    return (await res.text()).split("</head>")[0];
+  };
+  const jaSummary = await head("/ja/summary");
+  expect(jaSummary).toContain('<html lang="ja" dir="ltr">');
+  expect(jaSummary).toContain(`<title>${ja.tools.summary.title} | Kikitori</title>`);
+  expect(jaSummary).toContain(`<meta name="description" content="${ja.meta.pages.summary}" data-page-meta>`);
+  expect(jaSummary).toContain(`<meta property="og:url" content="${t.url}/ja/summary" data-page-meta>`);
+  expect(jaSummary).toContain('<meta property="og:locale" content="ja_JP" data-page-meta>');
+  const arLogin = await head("/ar/login");
+  expect(arLogin).toContain('<html lang="ar" dir="rtl">');
+  expect(arLogin).toContain('<meta property="og:locale" content="ar_AR" data-page-meta>');
+  expect(arLogin).not.toContain(en.meta.pages.login);
+  // No language in the path: the plain page, which the app redirects.
+  expect(await head("/summary")).not.toContain("data-page-meta");
+});
+
 // ---------- 2. right-to-left ----------
 
 async function boxes(page: Page) {
