@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import {
   commonEnv,
   deriveInternalToken,
@@ -6,6 +5,7 @@ import {
   mailEnv,
   parseConfig,
   quotasFromConfig,
+  readJwtSecret,
 } from "@kikitori/shared/server";
 import { z } from "zod";
 import { type Pricing, parseLanguageCurrency, priceTableFrom } from "./pricing.ts";
@@ -80,18 +80,8 @@ export const billingEnv = z
     }
     let internalToken = c.INTERNAL_TOKEN;
     if (!internalToken) {
-      let secret = c.JWT_SECRET;
-      if (!secret && c.JWT_SECRET_FILE) {
-        try {
-          secret = readFileSync(c.JWT_SECRET_FILE, "utf8").trim();
-        } catch (err) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["JWT_SECRET_FILE"],
-            message: `cannot read: ${(err as Error).message}`,
-          });
-        }
-      }
+      const { secret, error } = readJwtSecret(c);
+      if (error) ctx.addIssue({ code: "custom", path: ["JWT_SECRET_FILE"], message: error });
       if (secret) internalToken = deriveInternalToken(secret);
     }
     return {

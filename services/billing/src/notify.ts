@@ -4,7 +4,7 @@
  * and never undoes or blocks the billing change it reports.
  */
 import type { Language, PlanName } from "@kikitori/shared";
-import { normalizeLanguage } from "@kikitori/shared";
+import { normalizeLanguage, pageUrl } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import {
   formatLongDate,
@@ -64,7 +64,7 @@ export function createPlanNotifier(deps: {
       const user = await deps.db.user.findUnique({ where: { id: event.uid }, select: { email: true, language: true } });
       if (!user) return;
       const lang = normalizeLanguage(user.language);
-      const link = `${deps.publicUrl}/${lang}/upgrade-plan`;
+      const link = pageUrl(deps.publicUrl, lang, "upgradePlan");
       const mail = renderMail(event.kind, lang, { app: deps.appName, link, ...mailVars(event, lang) });
       await deps.mailer.send({ to: user.email, ...mail, link });
     } catch (err) {

@@ -7,6 +7,7 @@ import {
   type ChangeSubscriptionBody,
   type ChangeSubscriptionResponse,
   type CurrentSubscription,
+  isUuid,
   type PlanName,
   type PlanQuota,
   type PlansResponse,
@@ -823,11 +824,6 @@ export function paymentError(code: string, message: string): AppError {
     return new AppError("PAYMENT_FAILED", message, { details: { reason: code } });
   }
   return new AppError("PAYMENT_DECLINED", message, { details: { reason: code } });
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isUuid(s: string): boolean {
-  return UUID.test(s);
 }
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];

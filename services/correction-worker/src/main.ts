@@ -2,23 +2,18 @@
 // Wiring only; the pipelines live in handlers/.
 import type http from "node:http";
 import { QUEUES } from "@kikitori/shared";
-import { createDb, pingDb } from "@kikitori/shared/db";
+import { connectWorkerBackends, startOpsServerOrExit } from "@kikitori/shared/backends";
 import {
   closeHttpServer,
   closeRedis,
   configOrExit,
   createLogger,
-  createObjectStore,
   createQueue,
-  createRedis,
   createServiceMetrics,
   createWorker,
   installCrashHandlers,
-  objectStoreCheck,
   onShutdown,
-  pingRedis,
   publishProgress,
-  startOpsServer,
 } from "@kikitori/shared/server";
 import { loadConfig } from "./config.ts";
 import { createCorrectionEngine } from "./correction/index.ts";
@@ -31,12 +26,11 @@ const cfg = configOrExit(() => loadConfig());
 const logger = createLogger(SERVICE, cfg.LOG_LEVEL);
 installCrashHandlers(logger);
 
-const db = createDb(cfg.DATABASE_URL, { max: cfg.WORKER_CONCURRENCY + cfg.TEXT_WORKER_CONCURRENCY + 2 });
-const redis = createRedis(cfg.REDIS_URL, "worker");
-redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
-const store = createObjectStore(cfg);
-const s3Check = objectStoreCheck(store);
-s3Check().catch((err) => logger.warn({ err: (err as Error).message }, "object store not ready yet"));
+const { db, redis, store, checks } = connectWorkerBackends(
+  cfg,
+  logger,
+  cfg.WORKER_CONCURRENCY + cfg.TEXT_WORKER_CONCURRENCY + 2,
+);
 
 const queue = createQueue(QUEUES.correction, redis, cfg.REDIS_PREFIX);
 const textQueue = createQueue(QUEUES.text, redis, cfg.REDIS_PREFIX);
@@ -88,18 +82,16 @@ const lifecycle = onShutdown(
   { timeoutMs: cfg.SHUTDOWN_TIMEOUT_MS },
 );
 
-try {
-  ops = await startOpsServer({
+ops = await startOpsServerOrExit(
+  {
     port: cfg.OPS_PORT,
     host: cfg.OPS_HOST,
     registry: metrics.registry,
-    checks: { db: () => pingDb(db), redis: () => pingRedis(redis), s3: s3Check },
+    checks,
     isShuttingDown: lifecycle.isShuttingDown,
-  });
-} catch (err) {
-  logger.fatal({ err }, "cannot start the ops server");
-  process.exit(1);
-}
+  },
+  logger,
+);
 logger.info(
   {
     port: cfg.OPS_PORT,

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import {
   commonEnv,
@@ -9,6 +8,7 @@ import {
   mailEnv,
   parseConfig,
   quotasFromConfig,
+  readJwtSecret,
 } from "@kikitori/shared/server";
 import { z } from "zod";
 
@@ -50,15 +50,12 @@ export const gatewayEnv = z
     INTERNAL_TOKEN: z.string().optional(),
   })
   .transform((c, ctx) => {
-    let secret = c.JWT_SECRET;
-    if (!secret && c.JWT_SECRET_FILE) {
-      try {
-        secret = readFileSync(c.JWT_SECRET_FILE, "utf8").trim();
-      } catch (err) {
-        ctx.addIssue({ code: "custom", path: ["JWT_SECRET_FILE"], message: `cannot read: ${(err as Error).message}` });
-        return z.NEVER;
-      }
+    const read = readJwtSecret(c);
+    if (read.error) {
+      ctx.addIssue({ code: "custom", path: ["JWT_SECRET_FILE"], message: read.error });
+      return z.NEVER;
     }
+    let secret = read.secret;
     if (!secret && c.NODE_ENV === "test") secret = "test-secret-test-secret-test-secret-0000";
     if (!secret || secret.length < 32) {
       ctx.addIssue({

@@ -1,6 +1,6 @@
 import { createDb } from "@kikitori/shared/db";
 import {
-  ConfigError,
+  configOrExit,
   createLogger,
   createMailer,
   createObjectStore,
@@ -12,16 +12,7 @@ import { buildGateway } from "./app.ts";
 import { loadGatewayConfig } from "./config.ts";
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadGatewayConfig>;
-  try {
-    config = loadGatewayConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = configOrExit(() => loadGatewayConfig());
   const logger = createLogger("gateway", config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL);
   const redis = createRedis(config.REDIS_URL, "producer");
@@ -30,25 +21,13 @@ async function main(): Promise<void> {
   const mailer = createMailer(config, logger);
   await store.ensureBucket();
 
-  let shuttingDown = false;
-  const gw = await buildGateway({ config, logger, db, redis, store, mailer, isShuttingDown: () => shuttingDown });
-  const unsubscribe = await subscribeProgress(
-    subscriber,
-    config.REDIS_PREFIX,
-    (env) => gw.hub.deliver(env),
-    (raw, err) => logger.warn({ err, raw: raw.slice(0, 200) }, "invalid progress message dropped"),
-  );
-
-  const { isShuttingDown } = onShutdown(logger, [
-    [
-      "stop intake",
-      () => {
-        shuttingDown = true;
-      },
-    ],
-    ["unsubscribe", unsubscribe],
-    ["close sockets", () => gw.hub.closeAll()],
-    ["close http", () => gw.app.close()],
+  let gw: Awaited<ReturnType<typeof buildGateway>> | undefined;
+  let unsubscribe: (() => Promise<void>) | undefined;
+  // /readyz answers 503 from the first signal on (stop intake); then the steps run in order.
+  const lifecycle = onShutdown(logger, [
+    ["unsubscribe", () => unsubscribe?.()],
+    ["close sockets", () => gw?.hub.closeAll()],
+    ["close http", () => gw?.app.close()],
     ["close mailer", () => mailer.close()],
     [
       "disconnect redis",
@@ -59,9 +38,24 @@ async function main(): Promise<void> {
     ],
     ["disconnect db", () => db.$disconnect()],
   ]);
-  void isShuttingDown;
+  gw = await buildGateway({
+    config,
+    logger,
+    db,
+    redis,
+    store,
+    mailer,
+    isShuttingDown: lifecycle.isShuttingDown,
+  });
+  const { app, hub } = gw;
+  unsubscribe = await subscribeProgress(
+    subscriber,
+    config.REDIS_PREFIX,
+    (env) => hub.deliver(env),
+    (raw, err) => logger.warn({ err, raw: raw.slice(0, 200) }, "invalid progress message dropped"),
+  );
 
-  await gw.app.listen({ host: config.HOST, port: config.PORT });
+  await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: config.PUBLIC_URL }, `${config.APP_NAME} gateway listening`);
 }
 

@@ -3,6 +3,7 @@ export * from "./billing.ts";
 export * from "./dates.ts";
 export * from "./errors.ts";
 export * from "./html.ts";
+export * from "./ids.ts";
 export * from "./jobs.ts";
 export * from "./languages.ts";
 export * from "./meta.ts";

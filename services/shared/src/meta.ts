@@ -28,6 +28,11 @@ export function metaPageOf(rest: string): MetaPage {
   return "notFound";
 }
 
+/** Absolute URL of a page in a language ("https://k.example/ja/upgrade-plan"), with an optional query. */
+export function pageUrl(publicUrl: string, lang: Language, page: Exclude<MetaPage, "notFound">, query = ""): string {
+  return `${publicUrl.replace(/\/$/, "")}/${lang}/${META_PAGES[page].route}${query}`;
+}
+
 /** Open Graph locale per language (the region most readers of that language are in). */
 export const OG_LOCALES: Record<Language, string> = {
   en: "en_US",

@@ -46,7 +46,6 @@ export const uploadFieldsSchema = z.object({
   uid: z.string().max(64).optional(),
   language: z.string().max(8).optional(),
 });
-export type UploadFields = z.infer<typeof uploadFieldsSchema>;
 
 export const uploadResponseSchema = z.object({ message: z.string(), jobId: z.string() });
 

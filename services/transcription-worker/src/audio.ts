@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { ffmpegPath } from "@kikitori/shared/server";
+import { ffmpegPath, lastProgressSeconds } from "@kikitori/shared/server";
 
 const run = promisify(execFile);
 
@@ -54,9 +54,7 @@ export async function detectSilences(
       open = null;
     }
   }
-  const times = [...stderr.matchAll(/time=(\d+):(\d+):(\d+(?:\.\d+)?)/g)];
-  const t = times.at(-1);
-  const duration = t ? Number(t[1]) * 3600 + Number(t[2]) * 60 + Number(t[3]) : 0;
+  const duration = lastProgressSeconds(stderr);
   if (open !== null) silences.push({ start: open, end: duration });
   return { silences, duration };
 }

@@ -2,24 +2,19 @@
 // workers share (QUEUES.transcriptionChunk), and the scheduled audio-retention sweep.
 import type http from "node:http";
 import { correctionJobSchema, QUEUES, transcriptionChunkJobSchema } from "@kikitori/shared";
-import { createDb, pingDb } from "@kikitori/shared/db";
+import { connectWorkerBackends, startOpsServerOrExit } from "@kikitori/shared/backends";
 import {
   closeHttpServer,
   closeRedis,
   configOrExit,
   createLogger,
-  createObjectStore,
   createQueue,
-  createRedis,
   createServiceMetrics,
   createWorker,
   installCrashHandlers,
-  objectStoreCheck,
   onShutdown,
-  pingRedis,
   promClient,
   publishProgress,
-  startOpsServer,
 } from "@kikitori/shared/server";
 import { loadConfig } from "./config.ts";
 import { createTranscriptionEngine } from "./engines/index.ts";
@@ -32,12 +27,11 @@ const cfg = configOrExit(() => loadConfig());
 const logger = createLogger(SERVICE, cfg.LOG_LEVEL);
 installCrashHandlers(logger);
 
-const db = createDb(cfg.DATABASE_URL, { max: cfg.WORKER_CONCURRENCY + cfg.CHUNK_CONCURRENCY + 2 });
-const redis = createRedis(cfg.REDIS_URL, "worker");
-redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
-const store = createObjectStore(cfg);
-const s3Check = objectStoreCheck(store);
-s3Check().catch((err) => logger.warn({ err: (err as Error).message }, "object store not ready yet"));
+const { db, redis, store, checks } = connectWorkerBackends(
+  cfg,
+  logger,
+  cfg.WORKER_CONCURRENCY + cfg.CHUNK_CONCURRENCY + 2,
+);
 const engine = createTranscriptionEngine(cfg);
 engine.check().catch((err) => logger.error({ err: (err as Error).message }, "speech engine not usable"));
 
@@ -138,18 +132,16 @@ const lifecycle = onShutdown(
   { timeoutMs: cfg.SHUTDOWN_TIMEOUT_MS },
 );
 
-try {
-  ops = await startOpsServer({
+ops = await startOpsServerOrExit(
+  {
     port: cfg.OPS_PORT,
     host: cfg.OPS_HOST,
     registry: metrics.registry,
-    checks: { db: () => pingDb(db), redis: () => pingRedis(redis), s3: s3Check, engine: () => engine.check() },
+    checks: { ...checks, engine: () => engine.check() },
     isShuttingDown: lifecycle.isShuttingDown,
-  });
-} catch (err) {
-  logger.fatal({ err }, "cannot start the ops server");
-  process.exit(1);
-}
+  },
+  logger,
+);
 logger.info(
   {
     port: cfg.OPS_PORT,

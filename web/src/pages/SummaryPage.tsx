@@ -7,56 +7,40 @@ import {
   SUMMARY_LENGTH_MAX,
   SUMMARY_LENGTH_MIN,
 } from "@kikitori/shared";
-import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
-import { ApiError } from "../api/errors.ts";
-import { useAuth } from "../auth/AuthProvider.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
+import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
-import { errorText } from "../i18n/errorText.ts";
-import { copyToClipboard } from "../lib/clipboard.ts";
 import { formatAmount } from "../plan/format.ts";
-import { localePath, ROUTES } from "../routing/paths.ts";
-import { useLang } from "../routing/useLang.ts";
 import { summarize } from "../text-tools/api.ts";
 import { addPhraseRow, intOf, nextSummaryProgress, progressColor, removePhraseRow } from "../text-tools/logic.ts";
+import { useTextTool } from "../text-tools/useTextTool.ts";
 import "../text-tools/text-tools.css";
-
-type Status = "idle" | "generating" | "done";
 
 /** The summary screen (spec sections 2, 4, 5, 8): text, desired length, required phrases, progress, copy. */
 export function SummaryPage() {
   const { t } = useTranslation();
-  const lang = useLang();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { user } = useAuth();
+  const { busy, error, copied, run, copy, lang } = useTextTool("messages.summaryFailed", "Summary failed");
   usePageMeta("summary");
 
   const [text, setText] = useState("");
   const [length, setLength] = useState(String(SUMMARY_LENGTH_DEFAULT));
   const [phrases, setPhrases] = useState<string[]>(["", ""]);
-  const [status, setStatus] = useState<Status>("idle");
   const [progress, setProgress] = useState(0);
-  const [summary, setSummary] = useState("");
-  const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
-  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
-  const abort = useRef<AbortController | null>(null);
-  const phraseRefs = useRef<Array<HTMLInputElement | null>>([]);
+  /** The last summary; null before the first one and while a new one is generated. */
+  const [summary, setSummary] = useState<string | null>(null);
   const focusPhrase = useRef<number | null>(null);
 
-  const busy = status === "generating";
+  const status = busy ? "generating" : summary !== null ? "done" : "idle";
   const n = (v: number) => formatAmount(v, lang);
 
   // While waiting, the bar rises 1 per second up to 98.
   useEffect(() => {
-    if (status !== "generating") return;
+    if (!busy) return;
     const timer = setInterval(() => setProgress(nextSummaryProgress), 1000);
     return () => clearInterval(timer);
-  }, [status]);
-  useEffect(() => () => abort.current?.abort(), []);
+  }, [busy]);
 
   const setPhrase = (i: number, value: string) => setPhrases((rows) => rows.map((r, k) => (k === i ? value : r)));
   const addPhrase = () => {
@@ -65,57 +49,31 @@ export function SummaryPage() {
   };
   const removePhrase = (i: number) => setPhrases((rows) => removePhraseRow(rows, i));
 
-  const onSubmit = async (e: FormEvent) => {
+  const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (busy) return;
-    if (!user) {
-      if (window.confirm(t("auth.loginRequired"))) navigate(localePath(lang, ROUTES.login));
-      return;
-    }
     const desiredLength = intOf(length);
-    const violation = checkSummaryRequest({ text, requiredPhrases: phrases, desiredLength });
-    if (violation) {
-      const cause = new ApiError(violation.code, 400, violation.message);
-      setError({ message: errorText(t, cause, "messages.summaryFailed"), cause });
-      return;
-    }
-    setError(null);
-    setSummary("");
-    setCopied("idle");
-    setProgress(0);
-    setStatus("generating");
-    const ctrl = new AbortController();
-    abort.current = ctrl;
-    try {
-      const res = await summarize(
-        { uid: user.uid, text, requiredPhrases: phrases.filter((p) => p.trim()), desiredLength, language: lang },
-        ctrl.signal,
-      );
-      if (ctrl.signal.aborted) return;
-      setProgress(100);
-      setSummary(res.summary);
-      setStatus("done");
-      void queryClient.invalidateQueries({ queryKey: ["usage"] });
-    } catch (err) {
-      if (ctrl.signal.aborted) return;
-      console.warn("Summary failed", err);
-      setProgress(0);
-      setStatus("idle");
-      setError({ message: errorText(t, err, "messages.summaryFailed"), cause: err });
-    }
-  };
-
-  const onCopy = async () => {
-    const ok = await copyToClipboard(summary);
-    setCopied(ok ? "copied" : "failed");
+    void run({
+      validate: () => checkSummaryRequest({ text, requiredPhrases: phrases, desiredLength }),
+      onStart: () => {
+        setSummary(null);
+        setProgress(0);
+      },
+      request: (uid, signal) =>
+        summarize(
+          { uid, text, requiredPhrases: phrases.filter((p) => p.trim()), desiredLength, language: lang },
+          signal,
+        ),
+      onSuccess: (res) => {
+        setProgress(100);
+        setSummary(res.summary);
+      },
+      onFailure: () => setProgress(0),
+    });
   };
 
   return (
     <section className="page tt-page">
-      <header className="page-header">
-        <h1 data-testid="page-title">{t("tools.summary.title")}</h1>
-        <p className="lead">{t("tools.summary.description")}</p>
-      </header>
+      <PageHeader title={t("tools.summary.title")} lead={t("tools.summary.description")} />
 
       <form className="card tt-card form" onSubmit={onSubmit} noValidate aria-busy={busy}>
         <div className="field">
@@ -163,7 +121,6 @@ export function SummaryPage() {
             <div className="tt-phrase-row" key={i}>
               <input
                 ref={(el) => {
-                  phraseRefs.current[i] = el;
                   // A row just added gets the focus.
                   if (el && focusPhrase.current === i) {
                     el.focus();
@@ -245,7 +202,7 @@ export function SummaryPage() {
             <h2 id="summary-result-title" className="section-title">
               {t("summary.resultTitle")}
             </h2>
-            <span className="hint">{t("summary.charCount", { count: charCount(summary) })}</span>
+            <span className="hint">{t("summary.charCount", { count: charCount(summary ?? "") })}</span>
           </div>
           <div className="tt-output" data-testid="summary-result">
             {summary}
@@ -258,7 +215,12 @@ export function SummaryPage() {
             >
               {copied === "copied" ? t("messages.summaryCopied") : copied === "failed" ? t("summary.copyFailed") : ""}
             </span>
-            <button type="button" className="btn btn-secondary" data-testid="summary-copy" onClick={onCopy}>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              data-testid="summary-copy"
+              onClick={() => copy(summary ?? "")}
+            >
               {t("summary.copy")}
             </button>
           </div>

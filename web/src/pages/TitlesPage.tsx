@@ -5,20 +5,14 @@ import {
   TITLE_COUNT_MAX,
   TITLE_DEFAULTS,
 } from "@kikitori/shared";
-import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
-import { ApiError } from "../api/errors.ts";
-import { useAuth } from "../auth/AuthProvider.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
+import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
-import { errorText } from "../i18n/errorText.ts";
-import { copyToClipboard } from "../lib/clipboard.ts";
-import { localePath, ROUTES } from "../routing/paths.ts";
-import { useLang } from "../routing/useLang.ts";
 import { generateTitles } from "../text-tools/api.ts";
 import { composeArticle, intOf, placeHeadings } from "../text-tools/logic.ts";
+import { useTextTool } from "../text-tools/useTextTool.ts";
 import "../text-tools/text-tools.css";
 
 interface Result {
@@ -36,63 +30,32 @@ const headingId = (i: number) => `generated-heading-${i}`;
  */
 export function TitlesPage() {
   const { t } = useTranslation();
-  const lang = useLang();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const { user } = useAuth();
+  const { busy, error, copied, run, copy, lang } = useTextTool("titles.failed", "Title generation failed");
   usePageMeta("titles");
 
   const [text, setText] = useState("");
   const [numHeadings, setNumHeadings] = useState(String(TITLE_DEFAULTS.numHeadings));
   const [numTitles, setNumTitles] = useState(String(TITLE_DEFAULTS.numTitles));
   const [custom, setCustom] = useState("");
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
-  const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
-  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
-  const abort = useRef<AbortController | null>(null);
-  useEffect(() => () => abort.current?.abort(), []);
 
   const parts = useMemo(() => (result ? placeHeadings(result.text, result.headings) : []), [result]);
 
-  const onSubmit = async (e: FormEvent) => {
+  const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (busy) return;
-    if (!user) {
-      if (window.confirm(t("auth.loginRequired"))) navigate(localePath(lang, ROUTES.login));
-      return;
-    }
-    const body = {
-      uid: user.uid,
+    const request = (uid: string) => ({
+      uid,
       originalText: text,
       numHeadingsPerArticle: intOf(numHeadings),
       numTitles: intOf(numTitles),
       customPrompt: custom,
       language: lang,
-    };
-    const violation = checkTitlesRequest(body);
-    if (violation) {
-      const cause = new ApiError(violation.code, 400, violation.message);
-      setError({ message: errorText(t, cause, "titles.failed"), cause });
-      return;
-    }
-    setError(null);
-    setCopied("idle");
-    setBusy(true);
-    const ctrl = new AbortController();
-    abort.current = ctrl;
-    try {
-      const res = await generateTitles(body, ctrl.signal);
-      if (ctrl.signal.aborted) return;
-      setResult({ text, titles: res.titles, headings: res.headings });
-      void queryClient.invalidateQueries({ queryKey: ["usage"] });
-    } catch (err) {
-      if (ctrl.signal.aborted) return;
-      console.warn("Title generation failed", err);
-      setError({ message: errorText(t, err, "titles.failed"), cause: err });
-    } finally {
-      if (!ctrl.signal.aborted) setBusy(false);
-    }
+    });
+    void run({
+      validate: () => checkTitlesRequest(request("")),
+      request: (uid, signal) => generateTitles(request(uid), signal),
+      onSuccess: (res) => setResult({ text, titles: res.titles, headings: res.headings }),
+    });
   };
 
   const scrollTo = (i: number) => {
@@ -104,18 +67,12 @@ export function TitlesPage() {
   const onCopy = async () => {
     if (!result) return;
     const titles = result.titles.map((x, i) => `${i + 1}. ${x}`).join("\n");
-    const ok = await copyToClipboard(
-      `${t("titles.titlesTitle")}\n${titles}\n\n${composeArticle(result.text, result.headings)}`,
-    );
-    setCopied(ok ? "copied" : "failed");
+    await copy(`${t("titles.titlesTitle")}\n${titles}\n\n${composeArticle(result.text, result.headings)}`);
   };
 
   return (
     <section className="page tt-page">
-      <header className="page-header">
-        <h1 data-testid="page-title">{t("tools.titles.title")}</h1>
-        <p className="lead">{t("tools.titles.description")}</p>
-      </header>
+      <PageHeader title={t("tools.titles.title")} lead={t("tools.titles.description")} />
 
       <form className="card tt-card form" onSubmit={onSubmit} noValidate aria-busy={busy}>
         <div className="field">

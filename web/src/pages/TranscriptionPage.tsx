@@ -13,10 +13,12 @@ import {
   useState,
 } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { isApiError } from "../api/errors.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
+import { useLoginPrompt } from "../auth/useLoginPrompt.ts";
 import { ExternalLink } from "../components/ExternalLink.tsx";
+import { PageHeader } from "../components/PageHeader.tsx";
 import { UsageBar } from "../components/UsageBar.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { useAppConfig } from "../config/appConfig.ts";
@@ -65,7 +67,7 @@ export function TranscriptionPage() {
 function TranscriptionScreen({ uid }: { uid: string | null }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const navigate = useNavigate();
+  const promptLogin = useLoginPrompt();
   const queryClient = useQueryClient();
   const config = useAppConfig();
   usePageMeta("transcription");
@@ -219,10 +221,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
     e.preventDefault();
     if (processing) return;
     const problem = checkSubmit({ loggedIn: !!uid, hasFile: !!file, model });
-    if (problem === "loginRequired") {
-      if (window.confirm(t("auth.loginRequired"))) navigate(localePath(lang, ROUTES.login));
-      return;
-    }
+    if (problem === "loginRequired") return promptLogin();
     if (problem === "fileNotSelected") return setNotice({ kind: "text", key: "messages.fileNotSelected" });
     if (problem === "fileTypeRequired") return setNotice({ kind: "text", key: "messages.fileTypeRequired" });
     if (!file || !uid) return;
@@ -275,10 +274,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
 
   return (
     <section className="page tx-page">
-      <header className="page-header">
-        <h1 data-testid="page-title">{t("tools.transcription.title")}</h1>
-        <p className="lead">{t("tools.transcription.description")}</p>
-      </header>
+      <PageHeader title={t("tools.transcription.title")} lead={t("tools.transcription.description")} />
 
       <div className="tx-layout">
         <div className="tx-main">

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
+import { PageHeader } from "../components/PageHeader.tsx";
 import { UsageBar } from "../components/UsageBar.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
@@ -184,10 +185,7 @@ function PlanScreen({ uid }: { uid: string }) {
 
   return (
     <section className="page plan-page">
-      <header className="page-header">
-        <h1 data-testid="page-title">{t("plan.title")}</h1>
-        <p className="muted">{t("plan.intro")}</p>
-      </header>
+      <PageHeader title={t("plan.title")} lead={t("plan.intro")} leadClassName="muted" />
 
       {loading ? (
         <p className="status-line" role="status">

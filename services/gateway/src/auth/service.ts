@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AppError, type AuthUser, addMonthsAnchored, type Language, type Session } from "@kikitori/shared";
+import { AppError, type AuthUser, addMonthsAnchored, type Language, pageUrl, type Session } from "@kikitori/shared";
 import type { Db, Prisma } from "@kikitori/shared/db";
 import { formatDuration, type Logger, type Mailer, type ObjectStore, renderMail } from "@kikitori/shared/server";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
@@ -102,7 +102,7 @@ export class AuthService {
   }
 
   private async sendVerification(email: string, language: Language, token: string): Promise<void> {
-    const link = `${this.d.config.PUBLIC_URL}/${language}/verify-email?token=${encodeURIComponent(token)}`;
+    const link = pageUrl(this.d.config.PUBLIC_URL, language, "verifyEmail", `?token=${encodeURIComponent(token)}`);
     const mail = renderMail("verify", language, {
       app: this.d.config.APP_NAME,
       link,
@@ -233,7 +233,12 @@ export class AuthService {
         expiresAt: new Date(now.getTime() + this.d.config.RESET_TOKEN_TTL_MINUTES * 60_000),
       },
     });
-    const link = `${this.d.config.PUBLIC_URL}/${language}/password-reset/confirm?token=${encodeURIComponent(token)}`;
+    const link = pageUrl(
+      this.d.config.PUBLIC_URL,
+      language,
+      "passwordResetConfirm",
+      `?token=${encodeURIComponent(token)}`,
+    );
     const mail = renderMail("reset", language, {
       app: this.d.config.APP_NAME,
       link,

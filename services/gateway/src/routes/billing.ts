@@ -26,13 +26,19 @@ export interface BillingRoutesOptions {
   billingUrl: string;
   internalToken: string;
   timeoutMs: number;
-  /** Per-IP limit on plan changes and card checks, per minute. */
-  perIpPerMinute?: number;
 }
+
+/** Per-IP limit on plan changes and card checks, per minute. */
+const PER_IP_PER_MINUTE = 30;
+
+const unavailable = () =>
+  new AppError("SERVICE_UNAVAILABLE", "Billing is temporarily unavailable. Please try again shortly.");
+
+const langQuery = (lang: string | undefined) => (lang ? `?lang=${encodeURIComponent(lang)}` : "");
 
 export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, opts) => {
   const guard = requireAuth(opts.signer);
-  const limited = { rateLimit: { max: opts.perIpPerMinute ?? 30, timeWindow: "1 minute" } };
+  const limited = { rateLimit: { max: PER_IP_PER_MINUTE, timeWindow: "1 minute" } };
   const tags = ["plans"];
   const security = [{ bearer: [] }];
 
@@ -67,7 +73,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       });
     } catch (err) {
       req.log.error({ err, path }, "billing service unreachable");
-      throw new AppError("SERVICE_UNAVAILABLE", "Billing is temporarily unavailable. Please try again shortly.");
+      throw unavailable();
     }
     const text = await res.text();
     let json: unknown;
@@ -75,7 +81,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       json = JSON.parse(text);
     } catch {
       req.log.error({ status: res.status, path }, "billing answered without JSON");
-      throw new AppError("SERVICE_UNAVAILABLE", "Billing is temporarily unavailable. Please try again shortly.");
+      throw unavailable();
     }
     if (res.status === 401) {
       // Only the internal token can fail there (the user was authenticated here): a deployment fault,
@@ -84,7 +90,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         { path },
         "billing refused the internal token: set the same INTERNAL_TOKEN (or JWT_SECRET) on both",
       );
-      throw new AppError("SERVICE_UNAVAILABLE", "Billing is temporarily unavailable. Please try again shortly.");
+      throw unavailable();
     }
     if (res.status >= 500) req.log.warn({ status: res.status, path }, "billing error");
     return reply.status(res.status).send(json);
@@ -109,8 +115,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
           (c) => c.sub,
           () => null,
         );
-      const q = req.query.lang ? `?lang=${encodeURIComponent(req.query.lang)}` : "";
-      return forward(req, reply, `/api/subscriptions/plans${q}`, { uid });
+      return forward(req, reply, `/api/subscriptions/plans${langQuery(req.query.lang)}`, { uid });
     },
   );
 
@@ -127,8 +132,9 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       },
     },
     async (req, reply) => {
-      const q = req.query.lang ? `?lang=${encodeURIComponent(req.query.lang)}` : "";
-      return forward(req, reply, `/api/subscriptions/current${q}`, { uid: assertUid(req, undefined) });
+      return forward(req, reply, `/api/subscriptions/current${langQuery(req.query.lang)}`, {
+        uid: assertUid(req, undefined),
+      });
     },
   );
 

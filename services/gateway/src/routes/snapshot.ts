@@ -1,7 +1,14 @@
-import type { TranscriptionSnapshot } from "@kikitori/shared";
+import { charCount, type TranscriptionSnapshot } from "@kikitori/shared";
 import type { Prisma } from "@kikitori/shared/db";
 
 type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
+
+/** Where the job's audio is played from (GET /api/audio/{id}). */
+export const audioFileUrl = (jobId: string) => `/api/audio/${jobId}`;
+
+/** Deleted by the retention sweep, or past its retention date and about to be. */
+export const isAudioExpired = (job: Pick<JobRow, "audioDeletedAt" | "audioExpiresAt">, now = new Date()) =>
+  Boolean(job.audioDeletedAt) || job.audioExpiresAt <= now;
 
 /** The contract's snapshot of a job (what a client reads after a reload or reconnect). */
 export function toSnapshot(job: JobRow, now = new Date()): TranscriptionSnapshot {
@@ -13,12 +20,12 @@ export function toSnapshot(job: JobRow, now = new Date()): TranscriptionSnapshot
     correctionProgress: job.correctionProgress,
     transcription: job.transcription,
     rewrittenText: job.rewrittenText,
-    audioFileUrl: `/api/audio/${job.id}`,
+    audioFileUrl: audioFileUrl(job.id),
     audioExpiresAt: job.audioExpiresAt.toISOString(),
-    audioExpired: Boolean(job.audioDeletedAt) || job.audioExpiresAt <= now,
+    audioExpired: isAudioExpired(job, now),
     transcriptionTime: job.transcriptionTime,
     correctionTime: job.correctionTime,
-    characterCount: [...text].length,
+    characterCount: charCount(text),
     durationSeconds: job.durationSeconds,
     originalName: job.originalName,
     model: job.model as TranscriptionSnapshot["model"],

@@ -11,6 +11,7 @@ import {
   nonEmptyPhrases,
   type PlanName,
   type PlanQuota,
+  pageUrl,
   QUEUES,
   type SummaryResult,
   summarizeBodySchema,
@@ -84,7 +85,7 @@ export const textRoutes: FastifyPluginAsyncZod<TextRouteOptions> = async (app, o
 
   const planLink = (language?: string) => {
     const lang = language && isSupportedLanguage(language) ? language : DEFAULT_LANGUAGE;
-    return `${opts.publicUrl}/${lang}/upgrade-plan`;
+    return pageUrl(opts.publicUrl, lang, "upgradePlan");
   };
 
   async function run(

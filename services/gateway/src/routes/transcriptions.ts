@@ -6,10 +6,13 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   AppError,
+  isUuid,
+  type Language,
   MAX_UPLOAD_BYTES,
   normalizeLanguage,
   type PlanName,
   type PlanQuota,
+  pageUrl,
   QUEUES,
   transcriptionJobSchema,
   transcriptionListSchema,
@@ -34,7 +37,7 @@ import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
-import { toSnapshot } from "./snapshot.ts";
+import { audioFileUrl, isAudioExpired, toSnapshot } from "./snapshot.ts";
 
 export interface TranscriptionRoutesOptions {
   db: Db;
@@ -75,12 +78,10 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     await queue.close();
   });
   const tags = ["transcription"];
-  const planLink = (lang: string) => `${opts.publicUrl}/${lang}/upgrade-plan`;
+  const planLink = (lang: Language) => pageUrl(opts.publicUrl, lang, "upgradePlan");
   /** The user's own job, or null (also for an id that is not a UUID, so nothing leaks). */
   const findOwnJob = (uid: string, jobId: string) =>
-    z.string().uuid().safeParse(jobId).success
-      ? db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } })
-      : null;
+    isUuid(jobId) ? db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
 
   app.post(
     "/upload",
@@ -182,11 +183,10 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
         });
         const payload = transcriptionJobSchema.parse({ jobId, userId: uid, audioKey, correlationId });
         await queue.add("transcribe", payload, { jobId });
-        const audioFileUrl = `/api/audio/${jobId}`;
         await publishProgress(opts.redis, opts.redisPrefix, {
           userId: uid,
           correlationId,
-          event: { jobId, status: "File uploaded", audioFileUrl },
+          event: { jobId, status: "File uploaded", audioFileUrl: audioFileUrl(jobId) },
         }).catch((err) => req.log.warn({ err }, "could not publish File uploaded"));
         req.log.info({ jobId, bytes: fileInfo.bytes, format, duration }, "upload accepted");
         return reply.code(202).send({ message: "File uploaded", jobId });
@@ -254,7 +254,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       const uid = assertUid(req, undefined);
       const job = await findOwnJob(uid, req.params.jobId);
       if (!job) throw new AppError("NOT_FOUND", "No such recording");
-      if (job.audioDeletedAt || job.audioExpiresAt <= new Date()) {
+      if (isAudioExpired(job)) {
         throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");
       }
       const size = job.audioBytes;

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DEFAULT_QUOTAS, PLANS, type PlanName, type PlanQuota } from "../plans.ts";
 
@@ -61,6 +62,19 @@ export const commonEnv = {
   S3_REGION: z.string().default("us-east-1"),
   ...planEnv(),
 };
+
+/** JWT_SECRET, else the trimmed contents of JWT_SECRET_FILE; `error` says why the file could not be read. */
+export function readJwtSecret(c: { JWT_SECRET?: string; JWT_SECRET_FILE?: string }): {
+  secret?: string;
+  error?: string;
+} {
+  if (c.JWT_SECRET || !c.JWT_SECRET_FILE) return { secret: c.JWT_SECRET };
+  try {
+    return { secret: readFileSync(c.JWT_SECRET_FILE, "utf8").trim() };
+  } catch (err) {
+    return { error: `cannot read: ${(err as Error).message}` };
+  }
+}
 
 /** E-mail (gateway: account mails; billing: plan-change mails). */
 export const mailEnv = {

@@ -18,11 +18,6 @@ export function withLogContext<T>(ctx: LogContext, fn: () => T): T {
   return logContext.run(ctx, fn);
 }
 
-/** The log context of the running unit of work, if any. */
-export function currentLogContext(): LogContext | undefined {
-  return logContext.getStore();
-}
-
 /**
  * JSON logs (pino) to stdout (or `destination`). Every line carries the service name; request and job
  * loggers add `correlationId`, and so does any line written inside `withLogContext`.

@@ -107,6 +107,12 @@ export async function probeAudio(file: string): Promise<ProbeResult | null> {
   }
 }
 
+/** The last `time=hh:mm:ss.xx` ffmpeg reported on stderr, in seconds (0 when it reported none). */
+export function lastProgressSeconds(stderr: string): number {
+  const last = [...stderr.matchAll(/time=(\d+):(\d+):(\d+(?:\.\d+)?)/g)].at(-1);
+  return last ? Number(last[1]) * 3600 + Number(last[2]) * 60 + Number(last[3]) : 0;
+}
+
 /**
  * Decodes the whole file to nothing and measures what really decodes: catches files whose header
  * promises audio but whose data is missing or broken. Returns the decoded duration in seconds.
@@ -118,10 +124,7 @@ export async function decodedSeconds(file: string): Promise<number> {
       ["-hide_banner", "-nostats", "-v", "info", "-i", file, "-map", "0:a:0", "-f", "null", "-"],
       { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
     );
-    const times = [...stderr.matchAll(/time=(\d+):(\d+):(\d+(?:\.\d+)?)/g)];
-    const last = times.at(-1);
-    if (!last) return 0;
-    return Number(last[1]) * 3600 + Number(last[2]) * 60 + Number(last[3]);
+    return lastProgressSeconds(stderr);
   } catch {
     return 0;
   }
