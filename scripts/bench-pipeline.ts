@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ffmpegPath } from "@kikitori/shared/server";
-import S3rver from "s3rver";
-import type { ServiceProcess } from "../tests/infra/service-process.ts";
+import { type ServiceProcess, stopService } from "../tests/infra/service-process.ts";
 import { startTestGateway, type TestGateway } from "../tests/support/gateway.ts";
+import { startS3Standin } from "../tests/support/global-setup.ts";
 import { createUser, listen, startWorker, upload } from "../tests/support/pipeline.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -85,9 +85,7 @@ async function rawLoopback(bytes: Buffer): Promise<number> {
   return s;
 }
 
-const s3 = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: path.join(tmp, "s3") });
-const { port: s3Port } = (await s3.run()) as { port: number };
-process.env.S3_ENDPOINT = `http://127.0.0.1:${s3Port}`;
+const s3 = await startS3Standin();
 process.env.TEST_LOG_LEVEL ??= "error";
 
 const rows: string[] = [];
@@ -109,10 +107,7 @@ try {
       );
       console.log(rows.at(-1));
     }
-    for (const w of tx) {
-      w.child.kill("SIGTERM");
-      await w.exited;
-    }
+    for (const w of tx) await stopService(w);
   }
   const big = wav20MiB();
   const raw = await rawLoopback(big);
@@ -126,7 +121,7 @@ try {
   );
   console.log(rows.at(-1));
 } finally {
-  for (const w of workers) w.child.kill("SIGTERM");
+  await Promise.all(workers.map(stopService));
   await t.close();
   await s3.close();
 }

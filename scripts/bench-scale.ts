@@ -13,9 +13,10 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createRedis, ffmpegPath, publishProgress } from "@kikitori/shared/server";
-import S3rver from "s3rver";
 import WebSocket from "ws";
+import { stopService } from "../tests/infra/service-process.ts";
 import { type Cluster, startCluster, uploadWithRequestId, type WorkerProcess } from "../tests/scale/cluster.ts";
+import { startS3Standin } from "../tests/support/global-setup.ts";
 import { listen } from "../tests/support/pipeline.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -92,11 +93,7 @@ async function openSocket(
   return ws;
 }
 
-const s3 = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: path.join(tmp, "s3") });
-const { port: s3Port } = (await s3.run()) as { port: number };
-process.env.S3_ENDPOINT = `http://127.0.0.1:${s3Port}`;
-process.env.S3_ACCESS_KEY = "S3RVER";
-process.env.S3_SECRET_KEY = "S3RVER";
+const s3 = await startS3Standin();
 
 const rows: string[] = [];
 const log = (line: string) => {
@@ -125,8 +122,7 @@ try {
         ` ${((JOBS * CLIP_SECONDS) / r.doneS).toFixed(1)} audio-s/s)`,
     );
   }
-  for (const w of c.workers) w.child.kill("SIGTERM");
-  await Promise.all(c.workers.map((w) => w.exited));
+  await Promise.all(c.workers.map(stopService));
 
   // ---- 2. fan-out latency with SOCKETS open sockets on two gateways
   const gw2 = await c.startGateway();

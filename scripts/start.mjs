@@ -34,7 +34,7 @@ if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtime
 }
 
 // Imported after the install step above, which may be what provides their dependencies.
-const { canConnect, ensureServices } = await import("./lib/services.mjs");
+const { canConnect, ensureServices, waitFor } = await import("./lib/services.mjs");
 const { ensureWebBuild } = await import("./lib/build.mjs");
 
 // 2. PostgreSQL and Redis
@@ -148,11 +148,7 @@ if (!process.env.S3_ENDPOINT) {
   }
   env.S3_ENDPOINT = `http://127.0.0.1:${port}`;
   run("objectstore", ["scripts/objectstore.mjs"]);
-  const deadline = Date.now() + 15_000;
-  while (!(await canConnect("127.0.0.1", port))) {
-    if (Date.now() > deadline) fail("the embedded object store did not start");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  if (!(await waitFor("127.0.0.1", port, 15_000))) fail("the embedded object store did not start");
 }
 
 const tsx = ["--import", "tsx"];

@@ -17,7 +17,8 @@ export function canConnect(host, port, timeoutMs = 1500) {
   });
 }
 
-async function waitFor(host, port, ms) {
+/** Polls until host:port accepts a connection; false after `ms`. */
+export async function waitFor(host, port, ms) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await canConnect(host, port)) return true;

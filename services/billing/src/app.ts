@@ -6,6 +6,7 @@ import {
   changeSubscriptionBodySchema,
   changeSubscriptionResponseSchema,
   currentSubscriptionSchema,
+  isUuid,
   localCardBodySchema,
   localConfirmBodySchema,
   localConfirmResponseSchema,
@@ -20,7 +21,7 @@ import {
   instrumentHttp,
   internalTokenMatches,
   type Logger,
-  runChecks,
+  readiness,
   toHttpAppError,
 } from "@kikitori/shared/server";
 import Fastify, { type FastifyBaseLogger, type FastifyRequest, LogController } from "fastify";
@@ -39,13 +40,11 @@ export interface BillingAppDeps {
   isShuttingDown?: () => boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function uidOf(req: FastifyRequest, required: true): string;
 function uidOf(req: FastifyRequest, required: false): string | null;
 function uidOf(req: FastifyRequest, required: boolean): string | null {
   const h = req.headers[INTERNAL_UID_HEADER];
-  if (typeof h === "string" && UUID.test(h)) return h.toLowerCase();
+  if (typeof h === "string" && isUuid(h)) return h.toLowerCase();
   if (required) throw new AppError("UNAUTHENTICATED", "The caller's uid is missing (x-kikitori-uid)");
   return null;
 }
@@ -71,9 +70,8 @@ export async function buildBillingApp(deps: BillingAppDeps) {
 
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
-    if (deps.isShuttingDown?.()) return reply.code(503).send({ status: "shutting-down", checks: {} });
-    const r = await runChecks(deps.checks);
-    return reply.code(r.ok ? 200 : 503).send({ status: r.ok ? "ok" : "unavailable", checks: r.checks });
+    const r = await readiness(deps.checks, deps.isShuttingDown);
+    return reply.code(r.code).send(r.body);
   });
   if (deps.registry) {
     const registry = deps.registry;

@@ -61,10 +61,6 @@ export class BillingService {
     return this.deps.notifier?.(event) ?? Promise.resolve();
   }
 
-  get providerName(): "local" | "stripe" {
-    return this.deps.provider.name;
-  }
-
   // ---------------------------------------------------------------- reading
 
   private async loadUser(uid: string, now: Date): Promise<UserWithSub> {

@@ -4,25 +4,19 @@ import { ffmpegPath, lastProgressSeconds } from "@kikitori/shared/server";
 
 const run = promisify(execFile);
 
-/** Decodes any accepted input to 16 kHz mono 16-bit PCM WAV (what both engines take best). */
-export async function decodeToWav(input: string, output: string): Promise<void> {
-  await run(
-    ffmpegPath(),
-    ["-hide_banner", "-v", "error", "-y", "-i", input, "-vn", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", output],
-    {
-      timeout: 600_000,
-    },
-  );
-}
-
 export interface Silence {
   start: number;
   end: number;
 }
 
-/** Silences of at least `minSeconds` below `noiseDb`, from ffmpeg's silencedetect filter. */
-export async function detectSilences(
-  wav: string,
+/**
+ * Decodes any accepted input to 16 kHz mono 16-bit PCM WAV (what both engines take best) and, in the
+ * same ffmpeg run, finds the silences of at least `minSeconds` below `noiseDb` (silencedetect on the
+ * decoded audio). `duration` is the decoded length in seconds.
+ */
+export async function decodeAndFindSilences(
+  input: string,
+  output: string,
   noiseDb = -35,
   minSeconds = 0.3,
 ): Promise<{ silences: Silence[]; duration: number }> {
@@ -33,13 +27,15 @@ export async function detectSilences(
       "-nostats",
       "-v",
       "info",
+      "-y",
       "-i",
-      wav,
+      input,
+      "-vn",
       "-af",
-      `silencedetect=noise=${noiseDb}dB:d=${minSeconds}`,
-      "-f",
-      "null",
-      "-",
+      `aresample=16000,aformat=channel_layouts=mono,silencedetect=noise=${noiseDb}dB:d=${minSeconds}`,
+      "-c:a",
+      "pcm_s16le",
+      output,
     ],
     { timeout: 600_000, maxBuffer: 32 * 1024 * 1024 },
   );
@@ -89,7 +85,7 @@ export function planChunks(duration: number, silences: Silence[], target = 30): 
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-/** Cuts [start, end) out of a PCM WAV (sample-exact, no re-encoding). */
+/** Cuts [start, end) out of a PCM WAV (sample-exact, no re-encoding; the seek is on the input, so a late piece does not decode from 0). */
 export async function cutWav(input: string, start: number, end: number, output: string): Promise<void> {
   await run(
     ffmpegPath(),
@@ -98,12 +94,12 @@ export async function cutWav(input: string, start: number, end: number, output: 
       "-v",
       "error",
       "-y",
-      "-i",
-      input,
       "-ss",
       String(start),
-      "-to",
-      String(end),
+      "-i",
+      input,
+      "-t",
+      String(round3(end - start)),
       "-c:a",
       "pcm_s16le",
       output,

@@ -4,15 +4,7 @@ import { OfflineCorrectionEngine } from "./offline.ts";
 import { OpenAiCorrectionEngine } from "./openai.ts";
 import type { CorrectionEngine } from "./types.ts";
 
-export { OfflineCorrectionEngine, planDocument } from "./offline.ts";
-export {
-  buildSystemPrompt,
-  buildUserPrompt,
-  OpenAiCorrectionEngine,
-  type OpenAiEngineConfig,
-  parseAnswer,
-} from "./openai.ts";
-export { type Section, splitIntoSections } from "./sections.ts";
+export { OfflineCorrectionEngine } from "./offline.ts";
 export * from "./types.ts";
 
 export interface CorrectionEngineConfig {

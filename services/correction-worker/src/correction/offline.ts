@@ -119,7 +119,8 @@ export function planDocument(input: CorrectionInput): DocumentPlan {
 
 /** Clean, split and punctuate one paragraph of running text. */
 export function sentencesOf(text: string, plan: DocumentPlan): Sentence[] {
-  const normalized = text.normalize("NFC").length === text.length ? text.normalize("NFC") : text;
+  const nfc = text.normalize("NFC");
+  const normalized = nfc.length === text.length ? nfc : text;
   if (plan.lang === "ja" || plan.lang === "zh")
     return segmentSpaceless(cleanSpaceless(normalized, plan.lang), plan.lang);
   const out: Sentence[] = [];

@@ -9,7 +9,7 @@
 import { AppError } from "@kikitori/shared";
 import OpenAI, { APIError, APIUserAbortError } from "openai";
 import { z } from "zod";
-import { formatFor } from "./offline.ts";
+import { formatFor, joinSections } from "./offline.ts";
 import { type Section, splitIntoSections } from "./sections.ts";
 import {
   type CorrectionEngine,
@@ -56,9 +56,8 @@ const FILE_TYPES: Record<string, string> = {
   general: "a conversation",
 };
 
-/** The system message: the whole job description, the names, tone and format. */
-export function buildSystemPrompt(input: CorrectionInput): string {
-  const { format } = formatFor(input);
+/** The system message: the whole job description, the names, tone and format (`format` when already known). */
+export function buildSystemPrompt(input: CorrectionInput, format = formatFor(input).format): string {
   const ivr = format.interviewerLabel;
   const ive = format.intervieweeLabel;
   const lines = [
@@ -170,8 +169,8 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
       maxChars: this.sectionChars,
       overlapChars: this.overlapChars,
     });
-    const system = buildSystemPrompt(input);
-    const { separator } = formatFor(input).format;
+    const { format } = formatFor(input);
+    const system = buildSystemPrompt(input, format);
     const out: string[] = [];
     let done = 0;
     for (const section of sections) {
@@ -194,11 +193,7 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
       done++;
       await opts.onSection?.(section.index, text, done, sections.length);
     }
-    const text = out
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .join(separator);
-    return { text, sections: out };
+    return { text: joinSections(out, format.separator), sections: out };
   }
 
   private async correctSection(system: string, user: string, section: Section, signal?: AbortSignal): Promise<string> {

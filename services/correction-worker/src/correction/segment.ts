@@ -275,9 +275,8 @@ function enBoundaries(w: string[], people: Person[]): number[] {
     // A name right before the start addresses the person the new sentence talks to ("david | thanks for ...").
     const before = nameEndingAt(w, s, people, last + 1);
     const nameMovable = before.len > 0 && !NAME_GOVERNORS.has(w[s - before.len - 1] ?? "and");
-    const prevIsName =
-      nameEndingAt(w, i, people, last + 1).len > 0 &&
-      !NAME_GOVERNORS.has(w[i - 1 - nameEndingAt(w, i, people, last + 1).len] ?? "and");
+    const prevName = nameEndingAt(w, i, people, last + 1).len;
+    const prevIsName = prevName > 0 && !NAME_GOVERNORS.has(w[i - 1 - prevName] ?? "and");
     const whNear = [w[i - 1], w[i - 2], w[i - 3]].some((p, k) => i - 1 - k >= last && p && EN.questionWords.has(p));
     const soFar = w.slice(last, i);
     let hit: "start" | "named" | false = false;
@@ -403,16 +402,14 @@ function enBoundaries(w: string[], people: Person[]): number[] {
   return starts;
 }
 
+const FR_WH_PREV_BLOCK = new Set("je sais pas ce c'est savoir demande dire que de me".split(" "));
+const ES_WH_PREV_BLOCK = new Set("sé saber que de lo no pregunto me".split(" "));
+
 function deLikeBoundaries(w: string[], lang: "de" | "fr" | "es", people: Person[]): number[] {
   const starts: number[] = [];
   const rules = RULES[lang];
   const qStart = lang === "de" ? DE_QUESTION_START : lang === "fr" ? FR_QUESTION_START : ES_QUESTION_START;
-  const prevBlock =
-    lang === "de"
-      ? DE_WH_PREV_BLOCK
-      : lang === "fr"
-        ? new Set("je sais pas ce c'est savoir demande dire que de me".split(" "))
-        : new Set("sé saber que de lo no pregunto me".split(" "));
+  const prevBlock = lang === "de" ? DE_WH_PREV_BLOCK : lang === "fr" ? FR_WH_PREV_BLOCK : ES_WH_PREV_BLOCK;
   const caps =
     lang === "de"
       ? /^(und|aber|also|dann|weil)$/
@@ -674,14 +671,18 @@ const JA_FINAL_BEFORE_SPACE =
 const ZH_FINAL_BEFORE_SPACE = /[吗呢吧]$/;
 const JA_PROMPT = /(?:教えて|聞かせて|話して|お聞かせ)(?:ください|下さい)/;
 
+const CJK_QUESTION = new RegExp(`(?<=[${CJK}])\\s*\\?`, "gu");
+const CJK_EXCLAMATION = new RegExp(`(?<=[${CJK}])\\s*!`, "gu");
+const CJK_COMMA = new RegExp(`(?<=[${CJK}])\\s*,\\s*`, "gu");
+
 /** Splits Japanese/Chinese text into sentences and gives each an ending (。/？) when it lacks one. */
 export function segmentSpaceless(text: string, lang: "ja" | "zh"): Sentence[] {
   let s = text.replace(/[ \t\u3000]+/g, " ").replace(/\s*\n\s*/g, "\n");
   // ASCII punctuation between CJK characters → full-width.
   s = s
-    .replace(new RegExp(`(?<=[${CJK}])\\s*\\?`, "gu"), "？")
-    .replace(new RegExp(`(?<=[${CJK}])\\s*!`, "gu"), "！")
-    .replace(new RegExp(`(?<=[${CJK}])\\s*,\\s*`, "gu"), lang === "ja" ? "、" : "，");
+    .replace(CJK_QUESTION, "？")
+    .replace(CJK_EXCLAMATION, "！")
+    .replace(CJK_COMMA, lang === "ja" ? "、" : "，");
   s = s.replace(/([。！？!?]+[」』）)]*)/g, `$1${BOUNDARY}`);
   if (lang === "ja") s = s.replace(JA_FINAL, `$1${BOUNDARY}`);
   // Spaces and line breaks: a pause. A sentence end after a final form, else a comma between CJK characters.
@@ -725,5 +726,3 @@ export function isPunctuated(text: string, lang: TextLang): boolean {
   const enders = (text.match(/[.?!…](?=\s|$)/g) ?? []).length;
   return words === 0 || enders >= Math.max(1, words / 40);
 }
-
-export { rulesFor };

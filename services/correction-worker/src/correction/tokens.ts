@@ -38,16 +38,9 @@ export function norm(word: string): string {
 }
 
 export const ENDER = /[.?!…？！。؟।]/;
-export const ENDER_AT_END = /[.?!…？！。؟।]["'”’)\]]*$/;
 
 export function hasEnder(t: Token | undefined): boolean {
   return !!t && ENDER.test(t.post.replace(/-+$/, ""));
-}
-
-/** The first sentence-ending mark in a token's trailing punctuation, or "". */
-export function enderOf(t: Token): string {
-  const m = /[.?!…？！。؟।]+/.exec(t.post);
-  return m ? m[0] : "";
 }
 
 /** Whether a token carries a comma-like pause after it. */

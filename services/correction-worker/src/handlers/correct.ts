@@ -1,6 +1,6 @@
 import { type CorrectionJob, correctionJobSchema, type ProgressEnvelope } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
-import { type JobLike, jobFailure, type Logger, parseJobPayload, speakerLabels } from "@kikitori/shared/server";
+import { type JobLike, type Logger, markJobFailed, parseJobPayload, speakerLabels } from "@kikitori/shared/server";
 import type { CorrectionEngine, CorrectionTone } from "../correction/types.ts";
 
 /** Everything the correction step touches, injected so tests can pass their own. */
@@ -118,17 +118,9 @@ export async function reportCorrectionFailure(
     deps.logger.warn({ jobId: job.id }, "failed job has no valid payload; nobody to notify");
     return;
   }
-  const { jobId, userId, correlationId } = parsed.data;
-  const error = jobFailure(err);
-  const code = error.code === "INTERNAL" ? "CORRECTION_FAILED" : error.code;
-  const { count } = await deps.db.transcriptionJob.updateMany({
-    where: { id: jobId, status: "correcting" },
-    data: { status: "failed", errorCode: code, errorMessage: error.message, failedStage: "correction" },
-  });
-  if (count === 0) return;
-  await deps.publish({
-    userId,
-    correlationId,
-    event: { jobId, status: "Failed", error: { code, message: error.message } },
+  await markJobFailed(deps, parsed.data, err, {
+    name: "correction",
+    internalCode: "CORRECTION_FAILED",
+    from: "correcting",
   });
 }

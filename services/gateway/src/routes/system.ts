@@ -1,4 +1,4 @@
-import { type Check, runChecks } from "@kikitori/shared/server";
+import { type Check, readiness } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type client from "prom-client";
 import { z } from "zod";
@@ -25,9 +25,8 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
     "/readyz",
     { logLevel: "warn", schema: { tags: ["health"], summary: "Database, Redis and object store reachable" } },
     async (_req, reply) => {
-      if (opts.isShuttingDown()) return reply.code(503).send({ status: "shutting-down", checks: {} });
-      const r = await runChecks(opts.checks);
-      return reply.code(r.ok ? 200 : 503).send({ status: r.ok ? "ok" : "unavailable", checks: r.checks });
+      const r = await readiness(opts.checks, opts.isShuttingDown);
+      return reply.code(r.code).send(r.body);
     },
   );
 

@@ -1,6 +1,8 @@
 import { UnrecoverableError } from "bullmq";
 import type { z } from "zod";
 import { AppError, type ErrorCode, isAppError } from "../errors.ts";
+import type { ProgressEnvelope } from "../progress.ts";
+import type { Db, Prisma } from "./db.ts";
 
 /**
  * An AppError that must not be retried, in the form BullMQ recognises (`UnrecoverableError`): the
@@ -47,4 +49,33 @@ export function parseJobPayload<S extends z.ZodType>(schema: S, data: unknown): 
     );
   }
   return r.data;
+}
+
+/**
+ * A transcription job that failed for good at `stage`: marked failed (only while it is still in one
+ * of the `from` states, so it is reported once and a finished job stays finished; a transcript
+ * already made is kept) and its owner is told. An unexpected error becomes the stage's own code.
+ */
+export async function markJobFailed(
+  deps: { db: Db; publish: (envelope: ProgressEnvelope) => Promise<unknown> },
+  ids: { jobId: string; userId: string; correlationId?: string },
+  err: unknown,
+  stage: {
+    name: "transcription" | "correction";
+    internalCode: ErrorCode;
+    from: Prisma.TranscriptionJobWhereInput["status"];
+  },
+): Promise<void> {
+  const error = jobFailure(err);
+  const code = error.code === "INTERNAL" ? stage.internalCode : error.code;
+  const { count } = await deps.db.transcriptionJob.updateMany({
+    where: { id: ids.jobId, status: stage.from },
+    data: { status: "failed", errorCode: code, errorMessage: error.message, failedStage: stage.name },
+  });
+  if (count === 0) return;
+  await deps.publish({
+    userId: ids.userId,
+    correlationId: ids.correlationId,
+    event: { jobId: ids.jobId, status: "Failed", error: { code, message: error.message } },
+  });
 }

@@ -26,6 +26,16 @@ export async function runChecks(
   return { ok: Object.values(out).every((v) => v === "ok"), checks: out };
 }
 
+/** The answer of GET /readyz: 503 while shutting down or while a check fails, else 200 (same body shape everywhere). */
+export async function readiness(
+  checks: Record<string, Check>,
+  isShuttingDown?: () => boolean,
+): Promise<{ code: number; body: { status: string; checks: Record<string, string> } }> {
+  if (isShuttingDown?.()) return { code: 503, body: { status: "shutting-down", checks: {} } };
+  const r = await runChecks(checks);
+  return { code: r.ok ? 200 : 503, body: { status: r.ok ? "ok" : "unavailable", checks: r.checks } };
+}
+
 /**
  * A small HTTP server for processes that have no API of their own (workers, billing):
  * GET /healthz (alive), GET /readyz (dependencies reachable), GET /metrics (Prometheus).
@@ -47,9 +57,8 @@ export function startOpsServer(opts: {
     };
     if (req.method === "GET" && path === "/healthz") return json(200, { status: "ok" });
     if (req.method === "GET" && path === "/readyz") {
-      if (opts.isShuttingDown?.()) return json(503, { status: "shutting-down", checks: {} });
-      const r = await runChecks(opts.checks);
-      return json(r.ok ? 200 : 503, { status: r.ok ? "ok" : "unavailable", checks: r.checks });
+      const r = await readiness(opts.checks, opts.isShuttingDown);
+      return json(r.code, r.body);
     }
     if (req.method === "GET" && path === "/metrics") {
       res.writeHead(200, { "content-type": registry.contentType });

@@ -6,7 +6,8 @@ import type { AudioFormat } from "../transcription.ts";
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 
-function onPath(cmd: string): boolean {
+/** Whether a command is on the PATH. */
+export function onPath(cmd: string): boolean {
   return spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 }
 

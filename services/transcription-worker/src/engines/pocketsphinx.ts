@@ -3,6 +3,7 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { AppError } from "@kikitori/shared";
+import { onPath } from "@kikitori/shared/server";
 import type { TranscribeOptions, TranscriptionEngine } from "./port.ts";
 
 const run = promisify(execFile);
@@ -28,7 +29,11 @@ export class PocketSphinxEngine implements TranscriptionEngine {
     ];
   }
 
+  /** Set once the model and binary were found: readiness probes then cost nothing. */
+  private ready = false;
+
   async check(): Promise<void> {
+    if (this.ready) return;
     try {
       await access(path.join(this.cfg.modelDir, "en-us.lm.bin"));
     } catch {
@@ -36,11 +41,10 @@ export class PocketSphinxEngine implements TranscriptionEngine {
         `pocketsphinx model not found in ${this.cfg.modelDir}: apt-get install pocketsphinx pocketsphinx-en-us (or set POCKETSPHINX_MODEL_DIR)`,
       );
     }
-    try {
-      await run("sh", ["-c", `command -v ${this.cfg.bin}`]);
-    } catch {
+    if (!onPath(this.cfg.bin)) {
       throw new Error(`${this.cfg.bin} not found: apt-get install pocketsphinx (or set POCKETSPHINX_BIN)`);
     }
+    this.ready = true;
   }
 
   async transcribe(wavPath: string, opts: TranscribeOptions): Promise<string> {

@@ -15,13 +15,13 @@ import type { Db } from "@kikitori/shared/db";
 import {
   chargeSecondsOnce,
   type JobLike,
-  jobFailure,
   type Logger,
+  markJobFailed,
   type ObjectStore,
   parseJobPayload,
 } from "@kikitori/shared/server";
 import { type Job, WaitingChildrenError } from "bullmq";
-import { cutWav, decodeToWav, detectSilences, planChunks } from "../audio.ts";
+import { cutWav, decodeAndFindSilences, planChunks } from "../audio.ts";
 
 /** Everything the transcription pipeline touches, injected so tests can pass their own. */
 export interface TranscriptionDeps {
@@ -155,8 +155,7 @@ async function splitIntoChunks(
     const src = path.join(dir, "source");
     await pipeline(await deps.store.get(audioKey), createWriteStream(src));
     const wav = path.join(dir, "audio.wav");
-    await decodeToWav(src, wav);
-    const { silences, duration } = await detectSilences(wav);
+    const { silences, duration } = await decodeAndFindSilences(src, wav);
     const plan = planChunks(duration, silences, deps.chunkSeconds);
     if (plan.length === 0)
       throw new AppError("UNSUPPORTED_AUDIO", "The recording contains no audio", { retryable: false });
@@ -193,17 +192,9 @@ export async function reportTranscriptionFailure(
     deps.logger.warn({ jobId: job.id }, "failed job has no valid payload; nobody to notify");
     return;
   }
-  const { jobId, userId, correlationId } = ids;
-  const error = jobFailure(err);
-  const code = error.code === "INTERNAL" ? "TRANSCRIPTION_FAILED" : error.code;
-  const { count } = await deps.db.transcriptionJob.updateMany({
-    where: { id: jobId, status: { in: ["queued", "transcribing"] } },
-    data: { status: "failed", errorCode: code, errorMessage: error.message, failedStage: "transcription" },
-  });
-  if (count === 0) return; // already reported, or finished meanwhile
-  await deps.publish({
-    userId,
-    correlationId,
-    event: { jobId, status: "Failed", error: { code, message: error.message } },
+  await markJobFailed(deps, ids, err, {
+    name: "transcription",
+    internalCode: "TRANSCRIPTION_FAILED",
+    from: { in: ["queued", "transcribing"] },
   });
 }
