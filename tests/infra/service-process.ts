@@ -72,6 +72,23 @@ export async function waitForStatus(url: string, status: number, svc: ServicePro
 }
 
 /**
+ * What a service needs to join a test stack: its database, the local Redis under `prefix`, and the S3
+ * stand-in (started by the global setup) with a bucket of its own for the prefix.
+ */
+export function stackEnv(databaseUrl: string, prefix: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    REDIS_PREFIX: prefix,
+    S3_ENDPOINT: process.env.S3_ENDPOINT ?? "",
+    S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? "S3RVER",
+    S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? "S3RVER",
+    S3_REGION: process.env.S3_REGION ?? "us-east-1",
+    S3_BUCKET: `b-${prefix}`.toLowerCase().slice(0, 60),
+  };
+}
+
+/**
  * The billing service as a child process on `port` with the embedded card provider, once ready
  * (stopped again if it does not get ready). `gatewayEnv` is the test gateway's environment.
  */

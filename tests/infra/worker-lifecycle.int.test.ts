@@ -2,7 +2,7 @@
 // and a SIGTERM ends it cleanly (exit 0) within 10 s.
 import { createRedis } from "@kikitori/shared/server";
 import { createTestDatabase, uniquePrefix } from "../support/db.ts";
-import { deletePrefix, exitWithin, freePort, startService, waitForStatus } from "./service-process.ts";
+import { deletePrefix, exitWithin, freePort, stackEnv, startService, waitForStatus } from "./service-process.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 const prefixes: string[] = [];
@@ -31,14 +31,7 @@ it.each([
       LOG_LEVEL: "info",
       OPS_HOST: "127.0.0.1",
       OPS_PORT: String(port),
-      DATABASE_URL: database.url,
-      REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-      REDIS_PREFIX: prefix,
-      S3_ENDPOINT: process.env.S3_ENDPOINT!,
-      S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? "S3RVER",
-      S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? "S3RVER",
-      S3_REGION: process.env.S3_REGION ?? "us-east-1",
-      S3_BUCKET: `b-${prefix}`.toLowerCase().slice(0, 60),
+      ...stackEnv(database.url, prefix),
     });
     try {
       await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200, svc);

@@ -1,13 +1,20 @@
 // A scaled-out Kikitori on one machine, as in production: several gateway processes and worker
 // processes (each `node --import tsx services/<name>/src/main.ts`) sharing one PostgreSQL database,
 // one Redis prefix and one S3 bucket. Used by tests/scale/*.int.test.ts and scripts/bench-scale.ts.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { addMonthsAnchored } from "@kikitori/shared";
+import type { PlanName } from "@kikitori/shared";
 import { createRedis } from "@kikitori/shared/server";
 import { TokenSigner } from "../../services/gateway/src/auth/tokens.ts";
-import { deletePrefix, freePort, type ServiceProcess, startService, waitForStatus } from "../infra/service-process.ts";
-import { createTestDatabase, uniquePrefix } from "../support/db.ts";
+import {
+  deletePrefix,
+  freePort,
+  type ServiceProcess,
+  stackEnv,
+  startService,
+  waitForStatus,
+} from "../infra/service-process.ts";
+import { createTestDatabase, insertVerifiedUser, uniquePrefix } from "../support/db.ts";
 import type { TestGateway } from "../support/gateway.ts";
 
 export type WorkerName = "transcription-worker" | "correction-worker";
@@ -49,14 +56,7 @@ export async function startCluster(opts: { logLevel?: string; env?: Record<strin
   const env: Record<string, string> = {
     NODE_ENV: "test",
     LOG_LEVEL: opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "info",
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-    REDIS_PREFIX: prefix,
-    S3_ENDPOINT: process.env.S3_ENDPOINT!,
-    S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? "S3RVER",
-    S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? "S3RVER",
-    S3_REGION: process.env.S3_REGION ?? "us-east-1",
-    S3_BUCKET: `b-${prefix}`.toLowerCase().slice(0, 60),
+    ...stackEnv(database.url, prefix),
     JWT_SECRET: jwtSecret,
     WEB_DIST_DIR: "web/dist",
     RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: "100000",
@@ -98,22 +98,8 @@ export async function startCluster(opts: { logLevel?: string; env?: Record<strin
     return w;
   };
 
-  const createUser = async (plan: "free" | "standard" | "premium" = "premium") => {
-    const uid = randomUUID();
-    const now = new Date();
-    const email = `${uid}@example.com`;
-    await database.db.user.create({
-      data: {
-        id: uid,
-        email,
-        passwordHash: "x",
-        emailVerified: true,
-        plan,
-        periodStart: now,
-        resetDate: addMonthsAnchored(now, 1),
-        anchorDay: now.getUTCDate(),
-      },
-    });
+  const createUser = async (plan: PlanName = "premium") => {
+    const { uid, email } = await insertVerifiedUser(database.db, { plan });
     return { uid, email, token: await signer.sign({ sub: uid, email, email_verified: true }) };
   };
 

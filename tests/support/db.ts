@@ -1,5 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
+import { addMonthsAnchored, type PlanName } from "@kikitori/shared";
 import { createDb, type Db } from "../../services/shared/src/server/db.ts";
 import { dropDatabase, ensureDatabase, migrate } from "../../services/shared/src/server/migrate.ts";
 
@@ -26,4 +27,29 @@ export async function createTestDatabase(): Promise<{ url: string; db: Db; drop:
 /** A unique Redis key prefix (so BullMQ queues and pub/sub channels are private to one test). */
 export function uniquePrefix(name = "t"): string {
   return `kt-${name}-${randomBytes(4).toString("hex")}`;
+}
+
+/** Inserts a verified user whose period starts now (or at `periodStart`); returns its id and e-mail. */
+export async function insertVerifiedUser(
+  db: Db,
+  opts: { plan?: PlanName; language?: string; periodStart?: Date; secondsUsed?: number } = {},
+): Promise<{ uid: string; email: string }> {
+  const uid = randomUUID();
+  const email = `${uid}@example.com`;
+  const start = opts.periodStart ?? new Date();
+  await db.user.create({
+    data: {
+      id: uid,
+      email,
+      passwordHash: "x",
+      emailVerified: true,
+      plan: opts.plan ?? "free",
+      language: opts.language ?? "en",
+      secondsUsed: opts.secondsUsed ?? 0,
+      periodStart: start,
+      resetDate: addMonthsAnchored(start, 1),
+      anchorDay: start.getUTCDate(),
+    },
+  });
+  return { uid, email };
 }

@@ -1,26 +1,11 @@
-import { randomUUID } from "node:crypto";
-import { addMonthsAnchored } from "@kikitori/shared";
 import WebSocket from "ws";
 import { freePort, type ServiceProcess, startService, waitForStatus } from "../infra/service-process.ts";
+import { insertVerifiedUser } from "./db.ts";
 import type { TestGateway } from "./gateway.ts";
 
 /** A verified user row and an ID token for it. */
 export async function createUser(t: TestGateway, over: { secondsUsed?: number } = {}) {
-  const uid = randomUUID();
-  const now = new Date();
-  const email = `${uid}@example.com`;
-  await t.db.user.create({
-    data: {
-      id: uid,
-      email,
-      passwordHash: "x",
-      emailVerified: true,
-      periodStart: now,
-      resetDate: addMonthsAnchored(now, 1),
-      anchorDay: now.getUTCDate(),
-      secondsUsed: over.secondsUsed ?? 0,
-    },
-  });
+  const { uid, email } = await insertVerifiedUser(t.db, over);
   const token = await t.gw.signer.sign({ sub: uid, email, email_verified: true });
   return { uid, email, token };
 }

@@ -13,7 +13,7 @@ import {
   type PlansResponse,
 } from "@kikitori/shared";
 import type { Db, Payment, Subscription, User } from "@kikitori/shared/db";
-import { effectiveUsage, ensureCurrentPeriod, type Logger } from "@kikitori/shared/server";
+import { dueChanges, effectiveUsage, ensureCurrentPeriod, type Logger } from "@kikitori/shared/server";
 import type { PlanEvent, PlanNotifier } from "./notify.ts";
 import { changeKind, currencyForLanguage, type Pricing, planOffers, priceOf, quoteChange, toMajor } from "./pricing.ts";
 import { createLocalPaymentMethod } from "./providers/local.ts";
@@ -63,9 +63,14 @@ export class BillingService {
 
   // ---------------------------------------------------------------- reading
 
+  /** The user with its subscription, with a due reset / plan switch written down first (one read when none is). */
   private async loadUser(uid: string, now: Date): Promise<UserWithSub> {
-    await ensureCurrentPeriod(this.deps.db, uid, now);
-    const user = await this.deps.db.user.findUnique({ where: { id: uid }, include: { subscription: true } });
+    const read = () => this.deps.db.user.findUnique({ where: { id: uid }, include: { subscription: true } });
+    let user = await read();
+    if (user && dueChanges(user, now).due) {
+      await ensureCurrentPeriod(this.deps.db, uid, now);
+      user = await read();
+    }
     if (!user) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
     return user;
   }

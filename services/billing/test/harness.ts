@@ -1,8 +1,8 @@
 // Test stack for billing: a real gateway (tests/support/gateway.ts) forwarding to an in-process
 // billing service on a free port, both on one fresh database, both reading one clock.
-import { randomUUID } from "node:crypto";
-import { addMonthsAnchored, type PlanName } from "@kikitori/shared";
+import type { PlanName } from "@kikitori/shared";
 import { createLogger, createMailer } from "@kikitori/shared/server";
+import { insertVerifiedUser } from "../../../tests/support/db.ts";
 import { api, freePort, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { loadGatewayConfig } from "../../gateway/src/config.ts";
 import { buildBillingApp } from "../src/app.ts";
@@ -92,20 +92,10 @@ export async function createUser(
   s: BillingStack,
   opts: { plan?: PlanName; language?: string; periodStart?: string } = {},
 ): Promise<{ uid: string; token: string }> {
-  const uid = randomUUID();
-  const start = opts.periodStart ? new Date(opts.periodStart) : s.clock.now();
-  await s.t.db.user.create({
-    data: {
-      id: uid,
-      email: `${uid}@example.com`,
-      passwordHash: "x",
-      emailVerified: true,
-      language: opts.language ?? "en",
-      plan: opts.plan ?? "free",
-      periodStart: start,
-      resetDate: addMonthsAnchored(start, 1),
-      anchorDay: start.getUTCDate(),
-    },
+  const { uid } = await insertVerifiedUser(s.t.db, {
+    plan: opts.plan,
+    language: opts.language,
+    periodStart: opts.periodStart ? new Date(opts.periodStart) : s.clock.now(),
   });
   const token = await s.t.gw.signer.sign({ sub: uid, email: `${uid}@example.com`, email_verified: true });
   return { uid, token };

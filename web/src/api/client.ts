@@ -103,3 +103,31 @@ export async function apiFetch<T = unknown>(path: string, opts: ApiFetchOptions 
   }
   return body as T;
 }
+
+/** A reader of one answer: the typed value, or null when the answer does not have the expected shape. */
+export type AnswerParser<T> = (raw: unknown) => T | null;
+
+/** A zod schema as an AnswerParser. */
+export function bySchema<T>(schema: {
+  safeParse: (raw: unknown) => { success: true; data: T } | { success: false; error: unknown };
+}): AnswerParser<T> {
+  return (raw) => {
+    const r = schema.safeParse(raw);
+    return r.success ? r.data : null;
+  };
+}
+
+/**
+ * apiFetch, then `parse`: an answer without the expected shape is a BAD_RESPONSE error whose message is
+ * `unexpected` (its status is the success status of the call, `okStatus`).
+ */
+export async function apiFetchParsed<T>(
+  path: string,
+  parse: AnswerParser<T>,
+  unexpected: string,
+  opts: ApiFetchOptions & { okStatus?: number } = {},
+): Promise<T> {
+  const parsed = parse(await apiFetch<unknown>(path, opts));
+  if (parsed === null) throw new ApiError("BAD_RESPONSE", opts.okStatus ?? 200, unexpected);
+  return parsed;
+}

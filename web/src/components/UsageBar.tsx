@@ -1,21 +1,31 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { oneDecimal } from "../plan/format.ts";
 import { isUsageHigh, usagePercent } from "../plan/usage.ts";
 
-/** One quota bar: label, "used / max unit", a progressbar that turns red above 80 % and stops at 100 %. */
+/**
+ * One quota bar: label, "used / max minutes" (one decimal) or "used / max times", a progressbar that
+ * turns red above 80 % and stops at 100 %.
+ */
 export function UsageBar({
   label,
   used,
   max,
-  text,
+  unit,
   testId,
 }: {
   label: string;
   used: number;
   max: number;
-  text: string;
+  unit: "minutes" | "times";
   testId: string;
 }) {
+  const { t } = useTranslation();
   const id = useId();
+  const text =
+    unit === "minutes"
+      ? t("plan.minutesUsage", { used: oneDecimal(used), count: oneDecimal(max) })
+      : t("plan.timesUsage", { used, count: max });
   const percent = usagePercent(used, max);
   const high = isUsageHigh(percent);
   return (

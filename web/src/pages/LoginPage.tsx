@@ -6,6 +6,7 @@ import { useAuth } from "../auth/AuthProvider.tsx";
 import { authApi } from "../auth/api.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
+import { EmailField, SubmitButton } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
@@ -65,20 +66,7 @@ export function LoginPage() {
   return (
     <AuthCard title={t("auth.login.title")} intro={t("auth.login.intro")}>
       <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-        <div className="field">
-          <label htmlFor="login-email">{t("auth.email")}</label>
-          <input
-            id="login-email"
-            data-testid="login-email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            disabled={busy}
-          />
-        </div>
+        <EmailField id="login-email" value={email} onChange={setEmail} disabled={busy} />
         <div className="field">
           <div className="field-label-row">
             <label htmlFor="login-password">{t("auth.password")}</label>
@@ -118,15 +106,12 @@ export function LoginPage() {
             {resend.state === "error" ? <ErrorAlert message={resend.message} /> : null}
           </div>
         ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          data-testid="login-submit"
-          disabled={busy}
-          aria-busy={busy}
-        >
-          {busy ? t("auth.login.submitting") : t("auth.login.submit")}
-        </button>
+        <SubmitButton
+          testId="login-submit"
+          busy={busy}
+          label={t("auth.login.submit")}
+          busyLabel={t("auth.login.submitting")}
+        />
         <Agreement kind="login" />
       </form>
       <p className="card-footer">

@@ -5,6 +5,7 @@ import { Link, useSearchParams } from "react-router";
 import { isApiError } from "../api/errors.ts";
 import { authApi } from "../auth/api.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
+import { SubmitButton } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
@@ -100,15 +101,12 @@ export function PasswordResetConfirmPage() {
         {outcome && !outcome.ok ? (
           <ErrorAlert message={outcome.message} error={outcome.cause} testId="reset-confirm-message" />
         ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          data-testid="reset-confirm-submit"
-          disabled={busy}
-          aria-busy={busy}
-        >
-          {busy ? t("auth.resetConfirm.submitting") : t("auth.resetConfirm.submit")}
-        </button>
+        <SubmitButton
+          testId="reset-confirm-submit"
+          busy={busy}
+          label={t("auth.resetConfirm.submit")}
+          busyLabel={t("auth.resetConfirm.submitting")}
+        />
       </form>
       <p className="card-footer">
         {outcome && !outcome.ok && outcome.badLink ? (

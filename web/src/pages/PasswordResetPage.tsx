@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { authApi } from "../auth/api.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
+import { EmailField, SubmitButton } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
@@ -38,20 +39,7 @@ export function PasswordResetPage() {
   return (
     <AuthCard title={t("auth.reset.title")} intro={t("auth.reset.intro")}>
       <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-        <div className="field">
-          <label htmlFor="reset-email">{t("auth.email")}</label>
-          <input
-            id="reset-email"
-            data-testid="reset-email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            disabled={busy}
-          />
-        </div>
+        <EmailField id="reset-email" value={email} onChange={setEmail} disabled={busy} />
         {outcome?.ok ? (
           <div className="alert alert-success" role="status" data-testid="reset-message">
             {t("auth.reset.success")}
@@ -60,15 +48,12 @@ export function PasswordResetPage() {
         {outcome && !outcome.ok ? (
           <ErrorAlert message={outcome.message} error={outcome.cause} testId="reset-message" />
         ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          data-testid="reset-submit"
-          disabled={busy}
-          aria-busy={busy}
-        >
-          {busy ? t("auth.reset.submitting") : t("auth.reset.submit")}
-        </button>
+        <SubmitButton
+          testId="reset-submit"
+          busy={busy}
+          label={t("auth.reset.submit")}
+          busyLabel={t("auth.reset.submitting")}
+        />
       </form>
       <p className="card-footer">
         <Link to={localePath(lang, ROUTES.login)}>{t("auth.reset.backToLogin")}</Link>

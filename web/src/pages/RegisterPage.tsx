@@ -5,6 +5,7 @@ import { Link, useNavigate } from "react-router";
 import { authApi } from "../auth/api.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
+import { EmailField, SubmitButton } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
@@ -62,20 +63,7 @@ export function RegisterPage() {
         </div>
       ) : (
         <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-          <div className="field">
-            <label htmlFor="register-email">{t("auth.email")}</label>
-            <input
-              id="register-email"
-              data-testid="register-email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              disabled={busy}
-            />
-          </div>
+          <EmailField id="register-email" value={email} onChange={setEmail} disabled={busy} />
           <div className="field">
             <label htmlFor="register-password">{t("auth.password")}</label>
             <input
@@ -95,15 +83,12 @@ export function RegisterPage() {
             </p>
           </div>
           {error ? <ErrorAlert message={error.message} error={error.cause} testId="register-error" /> : null}
-          <button
-            type="submit"
-            className="btn btn-primary btn-block"
-            data-testid="register-submit"
-            disabled={busy}
-            aria-busy={busy}
-          >
-            {busy ? t("auth.register.submitting") : t("auth.register.submit")}
-          </button>
+          <SubmitButton
+            testId="register-submit"
+            busy={busy}
+            label={t("auth.register.submit")}
+            busyLabel={t("auth.register.submitting")}
+          />
           <Agreement kind="register" />
         </form>
       )}

@@ -22,7 +22,6 @@ import { PageHeader } from "../components/PageHeader.tsx";
 import { UsageBar } from "../components/UsageBar.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { useAppConfig } from "../config/appConfig.ts";
-import { oneDecimal } from "../plan/format.ts";
 import { useUsage } from "../plan/useUsage.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
@@ -286,10 +285,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
                   label={t("plan.minutes")}
                   used={usage.data.totalMinutesUsed}
                   max={usage.data.maxMinutes}
-                  text={t("plan.minutesUsage", {
-                    used: oneDecimal(usage.data.totalMinutesUsed),
-                    count: oneDecimal(usage.data.maxMinutes),
-                  })}
+                  unit="minutes"
                 />
               </div>
             ) : null}

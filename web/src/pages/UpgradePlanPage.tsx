@@ -4,7 +4,7 @@ import { type FormEvent, useCallback, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 import { useAuth } from "../auth/AuthProvider.tsx";
-import { ErrorAlert } from "../components/ErrorAlert.tsx";
+import { ErrorAlert, SupportLink } from "../components/ErrorAlert.tsx";
 import { PageHeader } from "../components/PageHeader.tsx";
 import { UsageBar } from "../components/UsageBar.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
@@ -27,7 +27,7 @@ import {
   type PlanChangeOutcome,
   resumePayment,
 } from "../plan/flow.ts";
-import { formatDate, oneDecimal } from "../plan/format.ts";
+import { formatDate } from "../plan/format.ts";
 import { type CardFieldHandle, LocalCardForm } from "../plan/LocalCardForm.tsx";
 import { type Notice, noticeFromError, noticeFromErrorBody, noticeText, reasonNotice } from "../plan/notice.ts";
 import { parseConfirmResult, type SubscriptionState } from "../plan/parse.ts";
@@ -171,10 +171,7 @@ function PlanScreen({ uid }: { uid: string }) {
     const text = noticeText(tr, notice);
     return notice.link ? (
       <>
-        <span>{text}</span>{" "}
-        <a href={notice.link} target="_blank" rel="noopener noreferrer">
-          {t("messages.contactSupport")}
-        </a>
+        <span>{text}</span> <SupportLink href={notice.link} />
       </>
     ) : (
       text
@@ -289,30 +286,21 @@ function PlanScreen({ uid }: { uid: string }) {
                     label={t("plan.minutes")}
                     used={usage.data.totalMinutesUsed}
                     max={usage.data.maxMinutes}
-                    text={t("plan.minutesUsage", {
-                      used: oneDecimal(usage.data.totalMinutesUsed),
-                      count: oneDecimal(usage.data.maxMinutes),
-                    })}
+                    unit="minutes"
                   />
                   <UsageBar
                     testId="usage-summaries"
                     label={t("plan.summaries")}
                     used={usage.data.summarizeUsage}
                     max={usage.data.maxSummaryUsage}
-                    text={t("plan.timesUsage", {
-                      used: usage.data.summarizeUsage,
-                      count: usage.data.maxSummaryUsage,
-                    })}
+                    unit="times"
                   />
                   <UsageBar
                     testId="usage-titles"
                     label={t("plan.titles")}
                     used={usage.data.titlesAndHeadingsUsage}
                     max={usage.data.maxTitlesAndHeadingsUsage}
-                    text={t("plan.timesUsage", {
-                      used: usage.data.titlesAndHeadingsUsage,
-                      count: usage.data.maxTitlesAndHeadingsUsage,
-                    })}
+                    unit="times"
                   />
                 </div>
               </>

@@ -1,8 +1,7 @@
 /** The billing calls of the plan screen and their react-query hooks. */
 import type { PlanName } from "@kikitori/shared";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api/client.ts";
-import { ApiError } from "../api/errors.ts";
+import { apiFetch, apiFetchParsed } from "../api/client.ts";
 import { type PlansInfo, parseCurrent, parsePlans, type SubscriptionState } from "./parse.ts";
 
 /** Everything billing-related of one user; invalidate this prefix after a plan change. */
@@ -10,18 +9,24 @@ export const subscriptionKeyPrefix = (uid: string) => ["subscription", uid] as c
 export const currentSubscriptionKey = (uid: string, lang: string) => ["subscription", uid, "current", lang] as const;
 export const plansKey = (uid: string, lang: string) => ["subscription", uid, "plans", lang] as const;
 
-export async function fetchPlans(lang: string, signal?: AbortSignal): Promise<PlansInfo> {
-  const raw = await apiFetch<unknown>(`/api/subscriptions/plans?lang=${encodeURIComponent(lang)}`, { signal });
-  const parsed = parsePlans(raw);
-  if (!parsed) throw new ApiError("BAD_RESPONSE", 200, "Unexpected plans answer");
-  return parsed;
+export function fetchPlans(lang: string, signal?: AbortSignal): Promise<PlansInfo> {
+  return apiFetchParsed(
+    `/api/subscriptions/plans?lang=${encodeURIComponent(lang)}`,
+    parsePlans,
+    "Unexpected plans answer",
+    {
+      signal,
+    },
+  );
 }
 
-export async function fetchCurrentSubscription(lang: string, signal?: AbortSignal): Promise<SubscriptionState> {
-  const raw = await apiFetch<unknown>(`/api/subscriptions/current?lang=${encodeURIComponent(lang)}`, { signal });
-  const parsed = parseCurrent(raw);
-  if (!parsed) throw new ApiError("BAD_RESPONSE", 200, "Unexpected subscription answer");
-  return parsed;
+export function fetchCurrentSubscription(lang: string, signal?: AbortSignal): Promise<SubscriptionState> {
+  return apiFetchParsed(
+    `/api/subscriptions/current?lang=${encodeURIComponent(lang)}`,
+    parseCurrent,
+    "Unexpected subscription answer",
+    { signal },
+  );
 }
 
 /** `lang` picks the currency of a first paid plan, as in the plans call. */

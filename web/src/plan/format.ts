@@ -14,9 +14,18 @@ export function formatDate(value: string, locale: string): string {
   }
 }
 
+/** Number formats by locale and digits: building one is costly and progress bars re-render often. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
 export function formatAmount(value: number, locale: string, maxFractionDigits = 1): string {
+  const key = `${locale}|${maxFractionDigits}`;
   try {
-    return new Intl.NumberFormat(locale, { maximumFractionDigits: maxFractionDigits }).format(value);
+    let f = numberFormats.get(key);
+    if (!f) {
+      f = new Intl.NumberFormat(locale, { maximumFractionDigits: maxFractionDigits });
+      numberFormats.set(key, f);
+    }
+    return f.format(value);
   } catch {
     return String(value);
   }

@@ -1,7 +1,6 @@
 import { type UsageRecord, usageRecordSchema } from "@kikitori/shared";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api/client.ts";
-import { ApiError } from "../api/errors.ts";
+import { apiFetchParsed, bySchema } from "../api/client.ts";
 
 export const usageQueryKey = (uid: string) => ["usage", uid] as const;
 
@@ -12,10 +11,11 @@ export function useUsage(uid: string | undefined) {
     enabled: !!uid,
     queryFn: async (): Promise<UsageRecord> => {
       try {
-        const raw = await apiFetch<unknown>(`/api/user-usage?uid=${encodeURIComponent(uid ?? "")}`);
-        const parsed = usageRecordSchema.safeParse(raw);
-        if (!parsed.success) throw new ApiError("BAD_RESPONSE", 200, "Unexpected usage record");
-        return parsed.data;
+        return await apiFetchParsed(
+          `/api/user-usage?uid=${encodeURIComponent(uid ?? "")}`,
+          bySchema(usageRecordSchema),
+          "Unexpected usage record",
+        );
       } catch (e) {
         console.error("Usage fetch failed", e);
         throw e;

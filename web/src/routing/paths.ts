@@ -7,21 +7,17 @@
  * - `?lng=<code>` on a prefixed path is an explicit switch: → the same path under that language.
  * The query string (without `lng`) and the hash are kept.
  */
-import { DEFAULT_LANGUAGE, isSupportedLanguage, type Language } from "@kikitori/shared";
+import { DEFAULT_LANGUAGE, isSupportedLanguage, type Language, META_PAGES, type MetaPage } from "@kikitori/shared";
 import { QUERY_PARAM, queryLanguage } from "../i18n/detect.ts";
 
-/** The route segments under /{lang}. */
-export const ROUTES = {
-  transcription: "transcription",
-  summary: "summary",
-  titles: "title-header-generator",
-  login: "login",
-  register: "register",
-  passwordReset: "password-reset",
-  passwordResetConfirm: "password-reset/confirm",
-  verifyEmail: "verify-email",
-  upgradePlan: "upgrade-plan",
-} as const;
+type RoutedPage = Exclude<MetaPage, "notFound">;
+
+/** The route segments under /{lang}: the pages of META_PAGES, which the gateway renders meta tags for too. */
+export const ROUTES = Object.fromEntries(
+  Object.entries(META_PAGES)
+    .filter(([page]) => page !== "notFound")
+    .map(([page, m]) => [page, m.route]),
+) as { readonly [P in RoutedPage]: (typeof META_PAGES)[P]["route"] };
 
 const FIRST_SEGMENTS = new Set(Object.values(ROUTES).map((r) => r.split("/")[0]));
 

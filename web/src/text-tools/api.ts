@@ -6,32 +6,25 @@ import {
   type TitlesResult,
   titlesResponseSchema,
 } from "@kikitori/shared";
-import { apiFetch } from "../api/client.ts";
-import { ApiError } from "../api/errors.ts";
+import { apiFetchParsed, bySchema } from "../api/client.ts";
 
 /** Generation waits for a worker (a model may take a minute or two): longer than the default time-out. */
 const GENERATION_TIMEOUT_MS = 150_000;
 
-export async function summarize(body: SummarizeBody, signal?: AbortSignal): Promise<SummaryResult> {
-  const raw = await apiFetch<unknown>("/api/summary/summarize", {
+export function summarize(body: SummarizeBody, signal?: AbortSignal): Promise<SummaryResult> {
+  return apiFetchParsed("/api/summary/summarize", bySchema(summarizeResponseSchema), "Unexpected summary answer", {
     method: "POST",
     body,
     signal,
     timeoutMs: GENERATION_TIMEOUT_MS,
   });
-  const parsed = summarizeResponseSchema.safeParse(raw);
-  if (!parsed.success) throw new ApiError("BAD_RESPONSE", 200, "Unexpected summary answer");
-  return parsed.data;
 }
 
-export async function generateTitles(body: TitlesBody, signal?: AbortSignal): Promise<TitlesResult> {
-  const raw = await apiFetch<unknown>("/api/generate-titles-and-headings", {
-    method: "POST",
-    body,
-    signal,
-    timeoutMs: GENERATION_TIMEOUT_MS,
-  });
-  const parsed = titlesResponseSchema.safeParse(raw);
-  if (!parsed.success) throw new ApiError("BAD_RESPONSE", 200, "Unexpected titles answer");
-  return parsed.data;
+export function generateTitles(body: TitlesBody, signal?: AbortSignal): Promise<TitlesResult> {
+  return apiFetchParsed(
+    "/api/generate-titles-and-headings",
+    bySchema(titlesResponseSchema),
+    "Unexpected titles answer",
+    { method: "POST", body, signal, timeoutMs: GENERATION_TIMEOUT_MS },
+  );
 }

@@ -7,12 +7,8 @@ export function nextSummaryProgress(value: number): number {
   return Math.min(SUMMARY_PROGRESS_CAP, value + 1);
 }
 
-/** Spec section 9: green up to 50, yellow over 50, red over 80. */
-export function progressColor(value: number): "green" | "yellow" | "red" {
-  if (value > 80) return "red";
-  if (value > 50) return "yellow";
-  return "green";
-}
+/** Progress bar colour: the same rule as the transcription bar (green to 50, yellow over 50, red over 80). */
+export { barColor as progressColor } from "../transcription/progress.ts";
 
 /** The phrase rows: adding stops at the maximum, removing keeps at least two rows. */
 export function addPhraseRow(rows: readonly string[]): string[] {

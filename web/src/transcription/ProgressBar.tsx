@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
-import { barColor, type Phase } from "./progress.ts";
+import { barColor, isTerminal, type Phase } from "./progress.ts";
 
 /** The job's progress bar: phase label, percentage, colour by value (green ≤ 50, yellow > 50, red > 80). */
 export function ProgressBar({ phase, value }: { phase: Phase; value: number }) {
@@ -13,7 +13,7 @@ export function ProgressBar({ phase, value }: { phase: Phase; value: number }) {
     <div className="tx-progress-block">
       <div className="tx-progress-head">
         <span className="tx-phase-label" data-testid="tx-phase-label" aria-live="polite">
-          {phase === "complete" || phase === "failed" ? null : <span className="spinner" aria-hidden="true" />}
+          {isTerminal(phase) ? null : <span className="spinner" aria-hidden="true" />}
           {label}
         </span>
         <span className="tx-progress-value">{formatAmount(rounded, lang)}%</span>

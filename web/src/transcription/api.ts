@@ -1,6 +1,6 @@
 /** The transcription calls of the API contract. */
 import { type TranscriptionSnapshot, transcriptionSnapshotSchema, uploadResponseSchema } from "@kikitori/shared";
-import { apiFetch } from "../api/client.ts";
+import { type AnswerParser, apiFetch, apiFetchParsed, bySchema } from "../api/client.ts";
 import { ApiError, toApiError } from "../api/errors.ts";
 import { sessionManager } from "../auth/session-instance.ts";
 import { isSameOrigin, recentJobs } from "./form.ts";
@@ -24,26 +24,30 @@ export async function uploadAudio(
   form.append("model", fields.model);
   form.append("uid", meta.uid);
   form.append("language", meta.language);
-  const raw = await apiFetch<unknown>("/api/upload", {
+  return apiFetchParsed("/api/upload", bySchema(uploadResponseSchema), "Unexpected upload answer", {
     method: "POST",
     body: form,
     signal,
     timeoutMs: UPLOAD_TIMEOUT_MS,
+    okStatus: 202,
   });
-  const parsed = uploadResponseSchema.safeParse(raw);
-  if (!parsed.success) throw new ApiError("BAD_RESPONSE", 202, "Unexpected upload answer");
-  return parsed.data;
 }
 
 /** GET /api/transcriptions/{jobId}: the job's snapshot. */
 export async function getSnapshot(jobId: string, signal?: AbortSignal): Promise<TranscriptionSnapshot> {
-  const raw = await apiFetch<unknown>(`/api/transcriptions/${encodeURIComponent(jobId)}`, { signal });
-  const parsed = transcriptionSnapshotSchema.safeParse(raw);
-  if (!parsed.success) {
-    console.error("Unexpected transcription snapshot", parsed.error);
-    throw new ApiError("BAD_RESPONSE", 200, "Unexpected transcription snapshot");
-  }
-  return parsed.data;
+  const parse: AnswerParser<TranscriptionSnapshot> = (raw) => {
+    const r = transcriptionSnapshotSchema.safeParse(raw);
+    if (!r.success) console.error("Unexpected transcription snapshot", r.error);
+    return r.success ? r.data : null;
+  };
+  return apiFetchParsed(
+    `/api/transcriptions/${encodeURIComponent(jobId)}`,
+    parse,
+    "Unexpected transcription snapshot",
+    {
+      signal,
+    },
+  );
 }
 
 /** GET /api/transcriptions: the user's jobs, newest first, at most 10. Malformed entries are skipped. */

@@ -4,10 +4,9 @@ import {
   FILE_TYPES,
   type FileType,
   MAX_UPLOAD_BYTES,
-  TONES,
-  type Tone,
   type TranscriptionSnapshot,
 } from "@kikitori/shared";
+import { formatAmount } from "../plan/format.ts";
 
 /** The file picker's accept list. */
 export const AUDIO_ACCEPT = ".mp3,.wav,.ogg,.flac,.aac,.m4a,audio/*";
@@ -55,10 +54,6 @@ export function isFileType(v: string): v is FileType {
   return (FILE_TYPES as readonly string[]).includes(v);
 }
 
-export function isTone(v: string): v is Tone {
-  return (TONES as readonly string[]).includes(v);
-}
-
 /** "3.4 MB" style size in the UI language (binary units, like the 20 MB limit). */
 export function formatFileSize(bytes: number, locale: string): string {
   const units = ["B", "KB", "MB", "GB"] as const;
@@ -79,11 +74,7 @@ export function formatFileSize(bytes: number, locale: string): string {
 
 /** Seconds with at most one decimal, in the UI language. */
 export function formatSeconds(seconds: number, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(seconds);
-  } catch {
-    return String(Math.round(seconds * 10) / 10);
-  }
+  return formatAmount(seconds, locale, 1);
 }
 
 /**

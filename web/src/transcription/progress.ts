@@ -12,7 +12,7 @@
  * Updates may arrive twice or out of order (socket pushes and snapshot reads race after a reconnect),
  * so the phase never moves backwards and the value never drops within a phase.
  */
-import type { ProgressEvent, TranscriptionSnapshot } from "@kikitori/shared";
+import { charCount, type ProgressEvent, type TranscriptionSnapshot } from "@kikitori/shared";
 
 export type Phase = "idle" | "uploading" | "transcribing" | "startingCorrection" | "correcting" | "complete" | "failed";
 
@@ -116,9 +116,7 @@ export function correctionPhase(correctionProgress: number): { phase: Phase; pro
 
 /** Characters as the user sees them (code points, so an emoji counts once). */
 export function countCharacters(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+  return charCount(text);
 }
 
 /** Progress bar colour (spec section 9): green up to 50, yellow over 50, red over 80. */

@@ -1,7 +1,7 @@
 import type { ProgressEvent } from "@kikitori/shared";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { sessionManager } from "../auth/session-instance.ts";
-import { ProgressSocket, type SocketLike, type SocketStatus, socketUrl } from "./socket.ts";
+import { ProgressSocket, type SocketLike, socketUrl } from "./socket.ts";
 
 export interface ProgressSocketHandlers {
   onEvent: (event: ProgressEvent) => void;
@@ -11,20 +11,16 @@ export interface ProgressSocketHandlers {
 
 /**
  * Keeps one progress socket open while `uid` is set (logged in). Handlers may change on every render;
- * the socket is only replaced when the user changes.
+ * the socket is only replaced when the user changes. Its connection state is not kept here: nobody
+ * renders it, and keeping it would re-render the whole screen on every reconnect.
  */
-export function useProgressSocket(uid: string | null | undefined, handlers: ProgressSocketHandlers): SocketStatus {
+export function useProgressSocket(uid: string | null | undefined, handlers: ProgressSocketHandlers): void {
   const handlersRef = useRef(handlers);
   useLayoutEffect(() => {
     handlersRef.current = handlers;
   });
-  const [status, setStatus] = useState<SocketStatus>("idle");
-
   useEffect(() => {
-    if (!uid) {
-      setStatus("idle");
-      return;
-    }
+    if (!uid) return;
     const client = new ProgressSocket({
       url: socketUrl(window.location),
       createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
@@ -32,7 +28,6 @@ export function useProgressSocket(uid: string | null | undefined, handlers: Prog
       refreshToken: async () => (await sessionManager.refreshNow())?.idToken ?? null,
       onEvent: (e) => handlersRef.current.onEvent(e),
       onReady: () => handlersRef.current.onReady?.(),
-      onStatus: setStatus,
       log: (message, detail) => console.info(message, detail ?? ""),
     });
     client.start();
@@ -43,6 +38,4 @@ export function useProgressSocket(uid: string | null | undefined, handlers: Prog
       client.stop();
     };
   }, [uid]);
-
-  return status;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "../errors.ts";
 import type { PlanName, PlanQuota } from "../plans.ts";
 import type { Db } from "./db.ts";
-import { RESET_SNAPSHOT, resetUser } from "./reset.ts";
+import { dueChanges, RESET_SNAPSHOT, resetUser } from "./reset.ts";
 
 /**
  * Quota accounting shared by the gateway and the workers. Every change is one guarded SQL
@@ -10,14 +10,25 @@ import { RESET_SNAPSHOT, resetUser } from "./reset.ts";
  * job cannot charge twice.
  */
 
+const QUOTA_ROW = { ...RESET_SNAPSHOT, plan: true, secondsUsed: true } as const;
+
+/**
+ * The user's row for quota decisions, after writing down a due monthly reset / plan switch: one read
+ * when nothing is due (the usual case), else reset and read again (a few times if a concurrent reset
+ * or plan change got there first).
+ */
+async function currentQuotaRow(db: Db, userId: string, now: Date) {
+  for (let attempt = 0; ; attempt++) {
+    const row = await db.user.findUnique({ where: { id: userId }, select: QUOTA_ROW });
+    if (!row) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+    if (attempt === 3 || !dueChanges(row, now).due) return row;
+    await resetUser(db, row, now);
+  }
+}
+
 /** Writes down a due monthly reset / plan switch for this user before quota is read or charged. */
 export async function ensureCurrentPeriod(db: Db, userId: string, now = new Date()): Promise<void> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const snap = await db.user.findUnique({ where: { id: userId }, select: RESET_SNAPSHOT });
-    if (!snap) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
-    if (snap.resetDate > now && !(snap.pendingPlanAt && snap.pendingPlanAt <= now)) return;
-    if (await resetUser(db, snap, now)) return;
-  }
+  await currentQuotaRow(db, userId, now);
 }
 
 export type CountKind = "summary" | "titles";
@@ -70,9 +81,7 @@ export async function secondsLeft(
   quotas: Record<PlanName, PlanQuota>,
   now = new Date(),
 ): Promise<number> {
-  await ensureCurrentPeriod(db, userId, now);
-  const u = await db.user.findUnique({ where: { id: userId }, select: { plan: true, secondsUsed: true } });
-  if (!u) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+  const u = await currentQuotaRow(db, userId, now);
   return Math.max(0, quotas[u.plan].maxMinutes * 60 - u.secondsUsed);
 }
 

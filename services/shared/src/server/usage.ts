@@ -1,5 +1,5 @@
 import type { PlanName, PlanQuota, UsageRecord } from "../plans.ts";
-import { rollPeriod } from "./period.ts";
+import { dueChanges } from "./reset.ts";
 
 export interface UsageRow {
   plan: PlanName;
@@ -19,22 +19,8 @@ export interface UsageRow {
  * zero counters and any due plan switch applied.
  */
 export function effectiveUsage(row: UsageRow, now: Date): UsageRow {
-  const rolled = rollPeriod(row, now);
-  const switchDue = row.pendingPlan && row.pendingPlanAt && row.pendingPlanAt <= now;
-  if (rolled.months === 0 && !switchDue) return row;
-  return {
-    ...row,
-    ...(switchDue ? { plan: row.pendingPlan!, pendingPlan: null, pendingPlanAt: null } : {}),
-    ...(rolled.months > 0
-      ? {
-          periodStart: rolled.periodStart,
-          resetDate: rolled.resetDate,
-          secondsUsed: 0,
-          summariesUsed: 0,
-          titleRunsUsed: 0,
-        }
-      : {}),
-  };
+  const { due, data } = dueChanges(row, now);
+  return due ? { ...row, ...data } : row;
 }
 
 /** Builds the spec's usage record from a user row and the configured quotas. */
