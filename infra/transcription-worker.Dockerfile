@@ -38,7 +38,7 @@ RUN apt-get update \
 ENV NODE_ENV=production OPS_HOST=0.0.0.0 OPS_PORT=3101
 WORKDIR /app
 COPY --from=build /app /app
-RUN mkdir -p /app/var && chown node:node /app/var
+RUN mkdir -p /app/var /models && chown node:node /app/var /models
 USER node
 EXPOSE 3101
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \

@@ -2,8 +2,9 @@
 // with a .env copied from .env.example, then validated against the Compose JSON schema), the
 // Dockerfiles in infra/, infra/prometheus.yml and .env.example. Nothing is started (no Docker here).
 // The Kubernetes manifests are checked in k8s.unit.test.ts.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import Ajv2019 from "ajv/dist/2019.js";
 import { parse } from "yaml";
@@ -81,8 +82,14 @@ type Service = {
   restart?: string;
   volumes?: string[];
   stop_grace_period?: string;
+  secrets?: string[];
 };
-type Compose = { name?: string; services: Record<string, Service>; volumes?: Record<string, unknown> };
+type Compose = {
+  name?: string;
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+  secrets?: Record<string, { environment?: string; file?: string }>;
+};
 
 const RAW = parse(read("docker-compose.yml"), { merge: true }) as Compose;
 const DOTENV = parseEnvFile(read(".env.example"));
@@ -98,6 +105,7 @@ const EXPECTED = [
   "minio-init",
   "mailpit",
   "migrate",
+  "models",
   "gateway",
   "transcription-worker",
   "correction-worker",
@@ -105,7 +113,7 @@ const EXPECTED = [
   "prometheus",
 ];
 /** One-shot services: they run to completion, so no healthcheck. */
-const ONE_SHOT = new Set(["minio-init", "migrate"]);
+const ONE_SHOT = new Set(["minio-init", "migrate", "models"]);
 const APP = ["gateway", "transcription-worker", "correction-worker", "billing"] as const;
 const SCHEMAS: Record<(typeof APP)[number], unknown> = {
   gateway: gatewayEnv,
@@ -114,7 +122,7 @@ const SCHEMAS: Record<(typeof APP)[number], unknown> = {
   billing: billingEnv,
 };
 const OPS_PORT: Record<(typeof APP)[number], number> = {
-  gateway: 3000,
+  gateway: 3100,
   "transcription-worker": 3101,
   "correction-worker": 3102,
   billing: 3103,
@@ -143,6 +151,10 @@ function composeValidator() {
   const schema = strip(raw) as { properties: Record<string, unknown> };
   // The packaged schema predates the top-level `name` (project name) of the current specification.
   schema.properties.name = { type: "string", pattern: "^[a-z0-9][a-z0-9_-]*$" };
+  // ... and the `environment` source of a secret (a variable of the compose environment).
+  const secretDef = (schema as unknown as { definitions: Record<string, { properties: Record<string, unknown> }> })
+    .definitions.secret;
+  secretDef.properties.environment = { type: "string" };
   const Ajv = (Ajv2019 as unknown as { default?: typeof Ajv2019 }).default ?? Ajv2019;
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajv.addFormat("duration", /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
@@ -208,6 +220,18 @@ describe("docker-compose.yml", () => {
     }
   });
 
+  it("pre-loads the Whisper model into a volume the transcription worker reads, never failing the stack", () => {
+    const models = services.models as { command: string[]; volumes: string[]; environment: Record<string, string> };
+    expect(models.command.join(" ")).toMatch(/scripts\/models\.ts pull \|\| echo/);
+    expect(models.volumes).toContain("models:/models");
+    expect(models.environment.MODELS_DIR).toBe("/models");
+    const worker = services["transcription-worker"] as { volumes: string[]; environment: Record<string, string> };
+    expect(worker.volumes).toContain("models:/models:ro");
+    expect(worker.environment.MODELS_DIR).toBe("/models");
+    const deps = services["transcription-worker"].depends_on as Record<string, { condition?: string }>;
+    expect(deps.models?.condition).toBe("service_completed_successfully");
+  });
+
   it("starts the app services only after the migration, Redis and the bucket are there", () => {
     for (const name of APP) {
       const deps = services[name].depends_on as Record<string, { condition?: string }>;
@@ -227,7 +251,14 @@ describe("docker-compose.yml", () => {
   it("keeps Redis from evicting queue keys and wires mail, S3 and the database by service name", () => {
     expect(JSON.stringify(services.redis.command)).toContain("noeviction");
     const env = services.gateway.environment!;
-    expect(env.JWT_SECRET).toBe(SECRET);
+    // The JWT secret arrives as a file (compose secret), never in the environment.
+    expect(env.JWT_SECRET).toBeUndefined();
+    expect(env.JWT_SECRET_FILE).toBe("/run/secrets/jwt_secret");
+    expect(compose.secrets?.jwt_secret).toEqual({ environment: "JWT_SECRET" });
+    for (const name of ["gateway", "billing"]) {
+      expect(services[name].secrets).toEqual(["jwt_secret"]);
+      expect(services[name].environment!.JWT_SECRET).toBeUndefined();
+    }
     expect(env.SMTP_URL).toBe("smtp://mailpit:1025");
     expect(env.S3_ENDPOINT).toBe("http://minio:9000");
     expect(new URL(env.DATABASE_URL).host).toBe("postgres:5432");
@@ -254,15 +285,49 @@ describe("docker-compose.yml", () => {
       expect(services[name].expose).toEqual([String(OPS_PORT[name as (typeof APP)[number]])]);
       expect(services[name]).not.toHaveProperty("container_name");
     }
-    // SIGTERM lets the running chunk finish: compose must wait longer than the worker's own timeout.
-    const tw = services["transcription-worker"];
-    expect(Number.parseInt(tw.stop_grace_period!, 10) * 1000).toBeGreaterThan(
-      Number(tw.environment!.SHUTDOWN_TIMEOUT_MS),
-    );
+  });
+
+  it.each(APP)("%s: stop_grace_period > SHUTDOWN_TIMEOUT_MS > its longest step", (name) => {
+    // SIGTERM lets the running step finish: compose must wait longer than the service's own timeout.
+    const env = services[name].environment!;
+    const shutdownMs = Number(env.SHUTDOWN_TIMEOUT_MS);
+    expect(Number.parseInt(services[name].stop_grace_period ?? "10", 10) * 1000).toBeGreaterThan(shutdownMs);
+    const gw = services.gateway.environment!;
+    const step: Record<(typeof APP)[number], number> = {
+      gateway: Math.max(Number(gw.TEXT_JOB_TIMEOUT_MS), Number(gw.BILLING_TIMEOUT_MS)),
+      "transcription-worker":
+        env.TRANSCRIPTION_ENGINE === "openai" ? Number(env.OPENAI_TIMEOUT_MS) : Number(env.WHISPER_CHUNK_TIMEOUT_MS),
+      "correction-worker": Number(env.OPENAI_TIMEOUT_MS),
+      billing: Number(gw.BILLING_TIMEOUT_MS),
+    };
+    expect({ name, shutdownMs, step: step[name], ok: shutdownMs > step[name] }).toEqual({
+      name,
+      shutdownMs,
+      step: step[name],
+      ok: true,
+    });
+  });
+
+  it("publishes nothing beyond 127.0.0.1 by default, and pins every third-party image to a version", () => {
+    for (const [name, svc] of Object.entries(services)) {
+      for (const p of svc.ports ?? [])
+        expect({ name, p }).toEqual({ name, p: expect.stringMatching(/^127\.0\.0\.1:/) });
+      if (!svc.build) {
+        const tag = svc.image!.split(":")[1];
+        expect({ name, tag }).toEqual({ name, tag: expect.stringMatching(/\d/) });
+      }
+    }
+    expect(services.gateway.expose).toEqual(["3100"]); // ops port: compose network only
+    const billingDeps = services.billing.depends_on as Record<string, { condition?: string }>;
+    expect(billingDeps.mailpit?.condition).toBe("service_healthy");
   });
 
   it.each(APP)("%s gets a valid configuration of its service, with no unknown variables", (name) => {
-    const env = services[name].environment!;
+    // Compose secrets appear as files under /run/secrets: stand one in for the JWT secret.
+    const secretFile = path.join(mkdtempSync(path.join(os.tmpdir(), "compose-secret-")), "jwt_secret");
+    writeFileSync(secretFile, `${SECRET}\n`);
+    const raw = services[name].environment!;
+    const env = raw.JWT_SECRET_FILE ? { ...raw, JWT_SECRET_FILE: secretFile } : raw;
     const r = (
       SCHEMAS[name] as { safeParse: (e: unknown) => { success: boolean; error?: { issues: unknown[] } } }
     ).safeParse(env);
@@ -295,7 +360,7 @@ describe("docker-compose.yml", () => {
     });
 
   it("builds every app service from a Dockerfile", () => {
-    expect(builds.map(([n]) => n).sort()).toEqual([...APP, "migrate"].sort());
+    expect(builds.map(([n]) => n).sort()).toEqual([...APP, "migrate", "models"].sort());
   });
 
   it.each(builds)("%s: %s is multi-stage, installs from the lockfile and runs as a non-root user", (_name, file) => {

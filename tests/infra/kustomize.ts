@@ -1,5 +1,6 @@
 // A small kustomize renderer for the tests: exactly the features k8s/ uses (resources, components,
-// namespace, labels, images, replicas, JSON 6902 patches with a target), and a loud error for any
+// namespace, labels, images, replicas, JSON 6902 patches with a target, secretGenerator from env
+// files with a fixed name), and a loud error for any
 // other field, so a manifest change that needs more is noticed here. When `kubectl` is installed the
 // tests also compare this renderer's output with `kubectl kustomize`.
 import { execFileSync } from "node:child_process";
@@ -22,9 +23,17 @@ type Kustomization = {
   resources?: string[];
   components?: string[];
   labels?: Array<{ pairs: Record<string, string>; includeSelectors?: boolean; includeTemplates?: boolean }>;
-  images?: Array<{ name: string; newName?: string; newTag?: string }>;
+  images?: Array<{ name: string; newName?: string; newTag?: string; digest?: string }>;
   replicas?: Array<{ name: string; count: number }>;
   patches?: Array<{ target?: Target; patch?: string; path?: string }>;
+  secretGenerator?: SecretGenerator[];
+};
+type SecretGenerator = {
+  name: string;
+  type?: string;
+  envs?: string[];
+  options?: { disableNameSuffixHash?: boolean };
+  [key: string]: unknown;
 };
 
 const KNOWN_FIELDS = new Set([
@@ -37,6 +46,7 @@ const KNOWN_FIELDS = new Set([
   "images",
   "replicas",
   "patches",
+  "secretGenerator",
 ]);
 
 /** Kinds that are not namespaced (kustomize leaves their namespace alone). */
@@ -74,6 +84,7 @@ export function renderKustomization(dir: string): K8sObject[] {
     const p = path.resolve(dir, r);
     objects.push(...(statSync(p).isDirectory() ? renderKustomization(p) : readYamlObjects(p)));
   }
+  for (const g of k.secretGenerator ?? []) objects.push(generateSecret(dir, g));
   for (const c of k.components ?? []) {
     const cdir = path.resolve(dir, c);
     const comp = readKustomization(cdir);
@@ -118,11 +129,47 @@ function applyTransforms(dir: string, k: Kustomization, input: K8sObject[]): K8s
       for (const c of podContainers(o)) {
         const [name, tag] = splitImage(c.image);
         if (name !== img.name) continue;
-        c.image = `${img.newName ?? name}:${img.newTag ?? tag ?? "latest"}`;
+        c.image = `${img.newName ?? name}:${img.newTag ?? tag ?? "latest"}${img.digest ? `@${img.digest}` : ""}`;
       }
     }
   }
   return objects;
+}
+
+/** KEY=VALUE lines of a kustomize env file (no quotes removed, `#` comments and blank lines skipped). */
+export function parseKustomizeEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    const eq = line.indexOf("=");
+    if (eq <= 0) throw new Error(`bad env line: ${line}`);
+    out[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  return out;
+}
+
+/** A secretGenerator with `envs` files and a fixed name (no hash suffix), as kustomize renders it. */
+function generateSecret(dir: string, g: SecretGenerator): K8sObject {
+  const unknown = Object.keys(g).filter((f) => !["name", "type", "envs", "options"].includes(f));
+  if (unknown.length) throw new Error(`${dir}: secretGenerator fields not supported here: ${unknown.join(", ")}`);
+  if (!g.options?.disableNameSuffixHash) throw new Error(`${dir}: secretGenerator needs disableNameSuffixHash here`);
+  const data: Record<string, string> = {};
+  for (const f of g.envs ?? []) {
+    for (const [key, value] of Object.entries(parseKustomizeEnvFile(readFileSync(path.resolve(dir, f), "utf8")))) {
+      data[key] = Buffer.from(value).toString("base64");
+    }
+  }
+  return { apiVersion: "v1", kind: "Secret", metadata: { name: g.name }, type: g.type ?? "Opaque", data };
+}
+
+/** A Secret's values, decoded (`data` is base64, `stringData` plain). */
+export function secretValues(o: K8sObject): Record<string, string> {
+  const out: Record<string, string> = { ...(o.stringData ?? {}) };
+  for (const [k, v] of Object.entries((o.data ?? {}) as Record<string, string>)) {
+    out[k] = Buffer.from(v, "base64").toString("utf8");
+  }
+  return out;
 }
 
 function matchesTarget(o: K8sObject, t: Target): boolean {
@@ -133,6 +180,7 @@ function matchesTarget(o: K8sObject, t: Target): boolean {
 
 /** Image reference without and with its tag ("registry:5000/a/b:1.0" → ["registry:5000/a/b", "1.0"]). */
 function splitImage(image: string): [string, string | undefined] {
+  if (image.includes("@")) return [image.slice(0, image.indexOf("@")).replace(/:[^/:]*$/, ""), undefined];
   const slash = image.lastIndexOf("/");
   const colon = image.lastIndexOf(":");
   return colon > slash ? [image.slice(0, colon), image.slice(colon + 1)] : [image, undefined];

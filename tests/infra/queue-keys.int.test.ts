@@ -1,4 +1,5 @@
-// The KEDA triggers (k8s/components/autoscaling-keda) read the length of `<REDIS_PREFIX>:<queue>:wait`.
+// The KEDA triggers (k8s/components/autoscaling-keda) read the length of `<REDIS_PREFIX>:<queue>:wait`
+// and `<REDIS_PREFIX>:<queue>:active`.
 // This checks against a real Redis that BullMQ keeps the waiting jobs of our queues in exactly that
 // list, for parent jobs and for chunk jobs added as flow children the way the transcription worker
 // adds them, and that the list empties when the jobs are taken.
@@ -48,19 +49,34 @@ it("keeps waiting jobs in the Redis list <prefix>:<queue>:wait that KEDA measure
     });
   }
 
-  // A worker taking the chunks empties the list (so KEDA scales back down).
+  // A worker taking the chunks moves them to the list <prefix>:<queue>:active while they run (the
+  // triggers that keep busy replicas from being scaled away), then empties both lists.
   const seen: string[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
   const workerConnection = redis.duplicate();
   const worker = new Worker(
     QUEUES.transcriptionChunk,
     async (job) => {
       seen.push(job.id!);
+      await held;
     },
     { connection: workerConnection, prefix, concurrency: 3 },
   );
+  const activeKey = `${prefix}:${QUEUES.transcriptionChunk}:active`;
   const deadline = Date.now() + 10_000;
   while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   expect(seen.sort()).toEqual([0, 1, 2].map((i) => `${jobId}-c${i}`));
+  expect({ type: await redis.type(activeKey), length: await redis.llen(activeKey) }).toEqual({
+    type: "list",
+    length: 3,
+  });
+  release();
+  while ((await redis.llen(activeKey)) > 0 && Date.now() < deadline + 10_000)
+    await new Promise((r) => setTimeout(r, 50));
+  expect(await redis.llen(activeKey)).toBe(0);
   expect(await redis.llen(`${prefix}:${QUEUES.transcriptionChunk}:wait`)).toBe(0);
   await worker.close();
   await workerConnection.quit();
