@@ -152,7 +152,7 @@ try {
     sockets.push(...(await Promise.all(opens)));
   }
   const openS = (performance.now() - tOpen) / 1000;
-  const open = await Promise.all(gateways.map((g) => fetch(`${g.url}/metrics`).then((r) => r.text())));
+  const open = await Promise.all(gateways.map((g) => fetch(`${g.opsUrl}/metrics`).then((r) => r.text())));
   const perGateway = open.map((t) => /^websocket_open_sockets (\d+)/m.exec(t)?.[1] ?? "?");
   log(
     `socket fan-out, ${sockets.length} sockets open (${perGateway.join(" + ")} on two gateways, ${users.length} users × ${SOCKETS_PER_USER}; opened in ${openS.toFixed(1)} s):`,

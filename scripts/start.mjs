@@ -58,13 +58,29 @@ const env = {
 };
 for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
 
-// Offline speech recognition needs Debian's pocketsphinx; say so instead of failing at the first upload.
-if (!process.env.TRANSCRIPTION_ENGINE || process.env.TRANSCRIPTION_ENGINE === "pocketsphinx") {
+// Speech recognition: the Whisper model is downloaded (SHA-1 checked, resumable) on first start, so
+// workers never download at job time. Without it (no network) the stack still starts: English falls
+// back to pocketsphinx with a notice in the log and on the transcription screen.
+const engine = process.env.TRANSCRIPTION_ENGINE ?? "whisper";
+let pocketsphinxNeeded = engine === "pocketsphinx";
+if (engine === "whisper" && !process.env.WHISPER_MODEL_PATH) {
+  log(`speech model: ${process.env.WHISPER_MODEL ?? "default"} (npm run models -- list shows the choices)`);
+  const pull = spawnSync(process.execPath, ["--import", "tsx", "scripts/models.ts", "pull"], { stdio: "inherit", env });
+  if (pull.status !== 0) {
+    pocketsphinxNeeded = true;
+    console.warn(
+      "\x1b[33m[start]\x1b[0m the Whisper model could not be downloaded: English recordings use the rough offline\n" +
+        "        pocketsphinx engine (30-55 % of words wrong on real speech, no punctuation) and other languages\n" +
+        "        are refused. Run `npm run models -- pull` when online, or set WHISPER_MODEL_PATH to a ggml file.",
+    );
+  }
+}
+if (pocketsphinxNeeded) {
   const hasBin = spawnSync("sh", ["-c", "command -v pocketsphinx_continuous"]).status === 0;
   const hasModel = existsSync("/usr/share/pocketsphinx/model/en-us/en-us.lm.bin");
   if (!hasBin || !hasModel) {
     console.warn(
-      "\x1b[33m[start]\x1b[0m offline speech recognition is not installed: uploads will fail until you run\n" +
+      "\x1b[33m[start]\x1b[0m offline speech recognition is not installed either: uploads will fail until you run\n" +
         "        sudo apt-get install -y pocketsphinx pocketsphinx-en-us   (or set TRANSCRIPTION_ENGINE=openai)",
     );
   }
@@ -129,7 +145,7 @@ async function stopAll(code = 0) {
       const timer = setTimeout(() => {
         c.kill("SIGKILL");
         r();
-      }, 35_000);
+      }, 160_000); // above every service's SHUTDOWN_TIMEOUT_MS default (at most 150 s)
       c.once("exit", () => {
         clearTimeout(timer);
         r();

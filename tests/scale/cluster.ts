@@ -22,6 +22,8 @@ export type WorkerName = "transcription-worker" | "correction-worker";
 export interface GatewayProcess extends ServiceProcess {
   url: string;
   port: number;
+  /** Its ops server: /metrics and the detailed /readyz. */
+  opsUrl: string;
 }
 export interface WorkerProcess extends ServiceProcess {
   name: WorkerName;
@@ -69,11 +71,21 @@ export async function startCluster(opts: { logLevel?: string; env?: Record<strin
 
   const startGateway = async (extra: Record<string, string> = {}) => {
     const port = await freePort();
+    const opsPort = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const svc = startService("gateway", { ...env, HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: url, ...extra });
-    // /readyz: database, Redis and the bucket (the first gateway creates it) are all there.
+    const opsUrl = `http://127.0.0.1:${opsPort}`;
+    const svc = startService("gateway", {
+      ...env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      OPS_HOST: "127.0.0.1",
+      OPS_PORT: String(opsPort),
+      PUBLIC_URL: url,
+      ...extra,
+    });
+    // /readyz: database and Redis are there, and the bucket (the first gateway creates it at start).
     await waitForStatus(`${url}/readyz`, 200, svc, 60_000);
-    const g = Object.assign(svc, { url, port });
+    const g = Object.assign(svc, { url, port, opsUrl });
     gateways.push(g);
     return g;
   };

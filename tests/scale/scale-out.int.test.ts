@@ -139,7 +139,7 @@ it("two gateways, three workers: progress crosses gateways, a SIGTERM mid-chunk 
   expect(logLines(corr).some((l) => l.msg === "correction complete" && l.correlationId === requestId)).toBe(true);
 
   // Prometheus on every process.
-  const [m1, m2] = await Promise.all([gw1, gw2].map((g) => fetch(`${g.url}/metrics`).then((x) => x.text())));
+  const [m1, m2] = await Promise.all([gw1, gw2].map((g) => fetch(`${g.opsUrl}/metrics`).then((x) => x.text())));
   expect(metricValue(m1, "websocket_open_sockets")).toBe(1);
   expect(metricValue(m2, "http_request_duration_seconds_count", { route: "/api/upload", status: "202" })).toBe(1);
   const mt = await survivor.metrics();

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createLogger, createMailer, createObjectStore, createRedis, subscribeProgress } from "@kikitori/shared/server";
-import { buildGateway, type Gateway } from "../../services/gateway/src/app.ts";
+import { buildGateway, type Gateway, startGatewayOps } from "../../services/gateway/src/app.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
 import { freePort } from "../infra/service-process.ts";
 import { createTestDatabase, uniquePrefix } from "./db.ts";
@@ -10,6 +10,8 @@ export { freePort };
 
 export interface TestGateway {
   url: string;
+  /** The ops server: /metrics and the detailed /readyz. */
+  opsUrl: string;
   gw: Gateway;
   db: Awaited<ReturnType<typeof createTestDatabase>>["db"];
   databaseUrl: string;
@@ -58,8 +60,11 @@ export async function startTestGateway(
   await gw.app.listen({ host: "127.0.0.1", port: listenPort });
   const port = (gw.app.server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  const ops = await startGatewayOps(gw, { host: "127.0.0.1", port: 0 });
+  const opsUrl = `http://127.0.0.1:${(ops.address() as AddressInfo).port}`;
   return {
     url,
+    opsUrl,
     gw,
     db: database.db,
     databaseUrl: database.url,
@@ -69,6 +74,7 @@ export async function startTestGateway(
       await unsubscribe();
       gw.hub.closeAll();
       await gw.app.close();
+      await new Promise((resolve) => ops.close(resolve));
       subscriber.disconnect();
       await redis.quit();
       await mailer.close();

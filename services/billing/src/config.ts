@@ -6,6 +6,7 @@ import {
   parseConfig,
   quotasFromConfig,
   readJwtSecret,
+  secretFileEnv,
 } from "@kikitori/shared/server";
 import { z } from "zod";
 import { type Pricing, parseLanguageCurrency, priceTableFrom } from "./pricing.ts";
@@ -34,8 +35,11 @@ export const billingEnv = z
     WORKER_CONCURRENCY: envInt(1, 1, 16),
     /** How often the maintenance sweep (resets, scheduled plan changes, renewals) runs; default hourly. */
     BILLING_SWEEP_EVERY_MS: envInt(3_600_000, 1_000),
-    /** Longest a graceful shutdown may take. */
-    SHUTDOWN_TIMEOUT_MS: envInt(30_000, 1_000),
+    /**
+     * Longest a graceful shutdown may take: internal API calls in flight finish first, so keep it above
+     * the gateway's BILLING_TIMEOUT_MS (45 s), the longest call it forwards.
+     */
+    SHUTDOWN_TIMEOUT_MS: envInt(60_000, 1_000),
     /** Card provider: `local` (embedded, behaves like Stripe's test cards) or `stripe`. */
     PAYMENT_PROVIDER: z.enum(["local", "stripe"]).default("local"),
     STRIPE_SECRET_KEY: optional,
@@ -59,6 +63,7 @@ export const billingEnv = z
     INTERNAL_TOKEN: optional,
     JWT_SECRET: optional,
     JWT_SECRET_FILE: optional,
+    ...secretFileEnv("INTERNAL_TOKEN", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"),
   })
   .transform((c, ctx) => {
     let pricing: Pricing;
@@ -81,7 +86,8 @@ export const billingEnv = z
     let internalToken = c.INTERNAL_TOKEN;
     if (!internalToken) {
       const { secret, error } = readJwtSecret(c);
-      if (error) ctx.addIssue({ code: "custom", path: ["JWT_SECRET_FILE"], message: error });
+      const path = error?.startsWith("cannot read") ? "JWT_SECRET_FILE" : "JWT_SECRET";
+      if (error) ctx.addIssue({ code: "custom", path: [path], message: error });
       if (secret) internalToken = deriveInternalToken(secret);
     }
     return {

@@ -1,4 +1,4 @@
-import { commonEnv, envInt, parseConfig } from "@kikitori/shared/server";
+import { commonEnv, envInt, parseConfig, secretFileEnv } from "@kikitori/shared/server";
 import { z } from "zod";
 
 export const correctionWorkerEnv = z.object({
@@ -8,11 +8,15 @@ export const correctionWorkerEnv = z.object({
   OPS_PORT: envInt(3102, 0, 65535),
   /** Jobs processed at once by this process (mostly waiting on the language model). */
   WORKER_CONCURRENCY: envInt(4, 1, 64),
-  /** Longest a graceful shutdown may take (the running job finishes first). */
-  SHUTDOWN_TIMEOUT_MS: envInt(30_000, 1_000),
+  /**
+   * Longest a graceful shutdown may take (the running jobs finish first). Keep it above
+   * OPENAI_TIMEOUT_MS, the longest step (one language-model call), and the pod's grace period above it.
+   */
+  SHUTDOWN_TIMEOUT_MS: envInt(150_000, 1_000),
   /** OpenAI-compatible chat server shared by the `openai` engines (OpenAI, vLLM, Ollama, LM Studio…). */
   OPENAI_BASE_URL: z.string().optional(),
   OPENAI_API_KEY: z.string().default("not-needed"),
+  ...secretFileEnv("OPENAI_API_KEY"),
   OPENAI_TIMEOUT_MS: envInt(120_000, 1_000),
   /** Correction engine: `offline` (rules, the default) or `openai` (chat completions). */
   CORRECTION_ENGINE: z.enum(["offline", "openai"]).default("offline"),
@@ -21,6 +25,8 @@ export const correctionWorkerEnv = z.object({
   CORRECTION_SECTION_CHARS: envInt(6000, 500, 100_000),
   LOCK_DURATION_MS: envInt(30_000, 1_000),
   STALLED_INTERVAL_MS: envInt(30_000, 1_000),
+  /** Times a job may be taken over from a worker that died (OOM, node loss) before it fails for good. */
+  MAX_STALLED_COUNT: envInt(2, 0, 100),
   /** Summary and title/heading engine: `offline` (embedded, no model) or `openai` (OPENAI_* above). */
   TEXT_ENGINE: z.enum(["offline", "openai"]).default("offline"),
   TEXT_MODEL: z.string().min(1).default("gpt-4o-mini"),

@@ -54,6 +54,7 @@ const worker = createWorker({
   metrics,
   lockDurationMs: cfg.LOCK_DURATION_MS,
   stalledIntervalMs: cfg.STALLED_INTERVAL_MS,
+  maxStalledCount: cfg.MAX_STALLED_COUNT,
 });
 
 const textEngine = createTextEngine(cfg);
@@ -67,6 +68,7 @@ const textWorker = createWorker({
   metrics,
   lockDurationMs: cfg.LOCK_DURATION_MS,
   stalledIntervalMs: cfg.STALLED_INTERVAL_MS,
+  maxStalledCount: cfg.MAX_STALLED_COUNT,
 });
 
 let ops: http.Server | undefined;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import type http from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import fastifyMultipart from "@fastify/multipart";
@@ -12,12 +13,15 @@ import { AppError, MAX_UPLOAD_BYTES } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { pingDb } from "@kikitori/shared/db";
 import {
+  type Check,
   instrumentHttp,
   type Logger,
   type Mailer,
   type ObjectStore,
+  objectStoreCheck,
   pingRedis,
   type Redis,
+  startOpsServer,
 } from "@kikitori/shared/server";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from "fastify";
 import {
@@ -60,6 +64,28 @@ export interface Gateway {
   auth: AuthService;
   signer: TokenSigner;
   registry: client.Registry;
+  /** Readiness checks (database, redis, objectStore); objectStore is in `optionalChecks`. */
+  checks: Record<string, Check>;
+  optionalChecks: readonly string[];
+  isShuttingDown: () => boolean;
+}
+
+/**
+ * An object-store outage fails uploads and audio downloads with their own errors, but does not take
+ * the gateway out of service: sign-in, transcripts and text tools work without it.
+ */
+export const GATEWAY_OPTIONAL_CHECKS = ["objectStore"] as const;
+
+/** The gateway's ops server: /healthz, the detailed /readyz and /metrics, on OPS_HOST:OPS_PORT. */
+export function startGatewayOps(gw: Gateway, opts: { port: number; host: string }): Promise<http.Server> {
+  return startOpsServer({
+    port: opts.port,
+    host: opts.host,
+    checks: gw.checks,
+    optionalChecks: gw.optionalChecks,
+    registry: gw.registry,
+    isShuttingDown: gw.isShuttingDown,
+  });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: any server type
@@ -136,14 +162,16 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   });
   void socketsGauge;
 
+  const checks: Record<string, Check> = {
+    database: () => pingDb(deps.db),
+    redis: () => pingRedis(deps.redis),
+    objectStore: objectStoreCheck(deps.store),
+  };
+  const isShuttingDown = deps.isShuttingDown ?? (() => false);
   await app.register(systemRoutes, {
-    checks: {
-      database: () => pingDb(deps.db),
-      redis: () => pingRedis(deps.redis),
-      objectStore: () => deps.store.ping(),
-    },
-    isShuttingDown: deps.isShuttingDown ?? (() => false),
-    registry,
+    checks,
+    optionalChecks: GATEWAY_OPTIONAL_CHECKS,
+    isShuttingDown,
     publicConfig: {
       appName: config.APP_NAME,
       howToUseUrl: config.HOW_TO_USE_URL,
@@ -194,7 +222,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   await app.register(wsRoutes, { signer, hub });
 
   registerWebApp(app, path.resolve(config.WEB_DIST_DIR), config);
-  return { app, hub, auth, signer, registry };
+  return { app, hub, auth, signer, registry, checks, optionalChecks: GATEWAY_OPTIONAL_CHECKS, isShuttingDown };
 }
 
 /**

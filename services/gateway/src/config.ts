@@ -9,6 +9,7 @@ import {
   parseConfig,
   quotasFromConfig,
   readJwtSecret,
+  secretFileEnv,
 } from "@kikitori/shared/server";
 import { z } from "zod";
 
@@ -17,6 +18,17 @@ export const gatewayEnv = z
     ...commonEnv,
     HOST: z.string().default("0.0.0.0"),
     PORT: envInt(3000, 0, 65535),
+    /**
+     * Ops server: /metrics and the detailed /readyz (every check named). Kept off the public port, which
+     * only answers /healthz and a bare /readyz (ready or not).
+     */
+    OPS_HOST: z.string().default("0.0.0.0"),
+    OPS_PORT: envInt(3100, 0, 65535),
+    /**
+     * Longest a graceful shutdown may take: requests in flight finish first, so keep it above
+     * TEXT_JOB_TIMEOUT_MS and BILLING_TIMEOUT_MS (and the pod's grace period above it plus preStop).
+     */
+    SHUTDOWN_TIMEOUT_MS: envInt(150_000, 1_000),
     /** HS256 secret for ID tokens; at least 32 characters. `npm start` writes one to var/jwt-secret. */
     JWT_SECRET: z.string().optional(),
     JWT_SECRET_FILE: z.string().optional(),
@@ -48,11 +60,13 @@ export const gatewayEnv = z
     BILLING_TIMEOUT_MS: envInt(45_000, 1_000),
     /** Shared secret for gateway → billing calls; default: derived from the JWT secret. */
     INTERNAL_TOKEN: z.string().optional(),
+    ...secretFileEnv("INTERNAL_TOKEN"),
   })
   .transform((c, ctx) => {
     const read = readJwtSecret(c);
     if (read.error) {
-      ctx.addIssue({ code: "custom", path: ["JWT_SECRET_FILE"], message: read.error });
+      const path = read.error.startsWith("cannot read") ? "JWT_SECRET_FILE" : "JWT_SECRET";
+      ctx.addIssue({ code: "custom", path: [path], message: read.error });
       return z.NEVER;
     }
     let secret = read.secret;

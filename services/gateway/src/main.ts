@@ -1,5 +1,7 @@
+import type http from "node:http";
 import { createDb } from "@kikitori/shared/db";
 import {
+  closeHttpServer,
   configOrExit,
   createLogger,
   createMailer,
@@ -8,7 +10,7 @@ import {
   onShutdown,
   subscribeProgress,
 } from "@kikitori/shared/server";
-import { buildGateway } from "./app.ts";
+import { buildGateway, startGatewayOps } from "./app.ts";
 import { loadGatewayConfig } from "./config.ts";
 
 async function main(): Promise<void> {
@@ -19,25 +21,35 @@ async function main(): Promise<void> {
   const subscriber = createRedis(config.REDIS_URL, "subscriber");
   const store = createObjectStore(config);
   const mailer = createMailer(config, logger);
-  await store.ensureBucket();
+  // An object store that is down at start does not stop the gateway: the readiness check creates the
+  // bucket once the store answers (uploads fail with their own error meanwhile).
+  await store.ensureBucket().catch((err) => logger.warn({ err: (err as Error).message }, "object store not ready yet"));
 
   let gw: Awaited<ReturnType<typeof buildGateway>> | undefined;
   let unsubscribe: (() => Promise<void>) | undefined;
+  let ops: http.Server | undefined;
   // /readyz answers 503 from the first signal on (stop intake); then the steps run in order.
-  const lifecycle = onShutdown(logger, [
-    ["unsubscribe", () => unsubscribe?.()],
-    ["close sockets", () => gw?.hub.closeAll()],
-    ["close http", () => gw?.app.close()],
-    ["close mailer", () => mailer.close()],
+  const lifecycle = onShutdown(
+    logger,
     [
-      "disconnect redis",
-      async () => {
-        subscriber.disconnect();
-        await redis.quit();
-      },
+      ["unsubscribe", () => unsubscribe?.()],
+      ["close sockets", () => gw?.hub.closeAll()],
+      // Requests in flight (a text call waits up to TEXT_JOB_TIMEOUT_MS, a billing call up to
+      // BILLING_TIMEOUT_MS) finish before the process exits; SHUTDOWN_TIMEOUT_MS bounds it all.
+      ["close http", () => gw?.app.close()],
+      ["close ops", () => closeHttpServer(ops)],
+      ["close mailer", () => mailer.close()],
+      [
+        "disconnect redis",
+        async () => {
+          subscriber.disconnect();
+          await redis.quit();
+        },
+      ],
+      ["disconnect db", () => db.$disconnect()],
     ],
-    ["disconnect db", () => db.$disconnect()],
-  ]);
+    { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+  );
   gw = await buildGateway({
     config,
     logger,
@@ -55,6 +67,7 @@ async function main(): Promise<void> {
     (raw, err) => logger.warn({ err, raw: raw.slice(0, 200) }, "invalid progress message dropped"),
   );
 
+  ops = await startGatewayOps(gw, { port: config.OPS_PORT, host: config.OPS_HOST });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: config.PUBLIC_URL }, `${config.APP_NAME} gateway listening`);
 }

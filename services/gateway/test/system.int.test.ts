@@ -13,11 +13,27 @@ afterAll(async () => {
   await smtp.close();
 });
 
-it("answers /healthz and /readyz with every dependency checked", async () => {
+it("answers /healthz and a bare /readyz publicly, every dependency checked on the ops port", async () => {
   expect((await api(t.url, "GET", "/healthz")).body).toEqual({ status: "ok" });
   const ready = await api(t.url, "GET", "/readyz");
   expect(ready.status).toBe(200);
-  expect(ready.body.checks).toEqual({ database: "ok", redis: "ok", objectStore: "ok" });
+  expect(ready.body).toEqual({ status: "ok" });
+  const detailed = await api(t.opsUrl, "GET", "/readyz");
+  expect(detailed.status).toBe(200);
+  expect(detailed.body.checks).toEqual({ database: "ok", redis: "ok", objectStore: "ok" });
+  expect((await api(t.opsUrl, "GET", "/healthz")).body).toEqual({ status: "ok" });
+});
+
+it("stays ready through an object-store outage (degraded on the ops port), not through a Redis one", async () => {
+  const { readiness } = await import("@kikitori/shared/server");
+  const down = () => Promise.reject(new Error("connect ECONNREFUSED"));
+  const ok = () => Promise.resolve();
+  const s3Down = await readiness({ database: ok, redis: ok, objectStore: down }, () => false, ["objectStore"]);
+  expect(s3Down.code).toBe(200);
+  expect(s3Down.body.status).toBe("degraded");
+  const redisDown = await readiness({ database: ok, redis: down, objectStore: ok }, () => false, ["objectStore"]);
+  expect(redisDown.code).toBe(503);
+  expect(t.gw.optionalChecks).toEqual(["objectStore"]);
 });
 
 it("serves OpenAPI at /api/docs with the identity and usage calls", async () => {
@@ -46,9 +62,11 @@ it("serves OpenAPI at /api/docs with the identity and usage calls", async () => 
 it("echoes a correlation id and exposes Prometheus metrics", async () => {
   const r = await api(t.url, "GET", "/healthz", { headers: { "x-request-id": "abc-123" } });
   expect(r.headers.get("x-request-id")).toBe("abc-123");
-  const m = await fetch(`${t.url}/metrics`).then((x) => x.text());
+  const m = await fetch(`${t.opsUrl}/metrics`).then((x) => x.text());
   expect(m).toContain("http_request_duration_seconds");
   expect(m).toContain("websocket_open_sockets");
+  // Not on the public port (the Ingress sends all of / there).
+  expect((await fetch(`${t.url}/metrics`)).status).toBe(404);
 });
 
 it("returns the spec's usage record for a new user", async () => {

@@ -9,5 +9,6 @@ export * from "./languages.ts";
 export * from "./meta.ts";
 export * from "./plans.ts";
 export * from "./progress.ts";
+export * from "./speech.ts";
 export * from "./text.ts";
 export * from "./transcription.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorCodeSchema } from "./errors.ts";
+import { transcriptSegmentSchema } from "./speech.ts";
 
 /** Statuses pushed over /ws, exactly as the spec names them. */
 export const PROGRESS_STATUSES = [
@@ -49,13 +50,39 @@ export const progressEventSchema = z.discriminatedUnion("status", [
 export type ProgressEvent = z.infer<typeof progressEventSchema>;
 
 /**
+ * Live text (not one of the spec's statuses): the timed segments of a finished chunk, sent in
+ * chunk order as soon as every earlier chunk is out too, with how far the transcription is in
+ * audio seconds and the estimated seconds left (null until one chunk is done).
+ */
+export const segmentsEventSchema = z.object({
+  ...base,
+  type: z.literal("segments"),
+  /**
+   * Index of the chunk these segments belong to. Chunks arrive in order; after a worker crash one may
+   * arrive a second time, identical, so clients keep one per index.
+   */
+  chunkIndex: z.number().int().min(0),
+  segments: z.array(transcriptSegmentSchema),
+  audioSecondsDone: z.number().min(0),
+  audioSecondsTotal: z.number().min(0),
+  etaSeconds: z.number().min(0).nullable(),
+  /** Audio language in use (detected or asked for), once known. */
+  language: z.string().nullable(),
+});
+export type SegmentsEvent = z.infer<typeof segmentsEventSchema>;
+
+/** Anything a worker publishes for a job: a status event or live segments. */
+export const jobUpdateSchema = z.union([progressEventSchema, segmentsEventSchema]);
+export type JobUpdate = z.infer<typeof jobUpdateSchema>;
+
+/**
  * What travels on the Redis pub/sub channel: the event plus whom it is for. Pub/sub carries
  * updates only; the job's state lives in Postgres/BullMQ.
  */
 export const progressEnvelopeSchema = z.object({
   userId: z.string(),
   correlationId: z.string().optional(),
-  event: progressEventSchema,
+  event: jobUpdateSchema,
 });
 export type ProgressEnvelope = z.infer<typeof progressEnvelopeSchema>;
 
@@ -67,4 +94,4 @@ export const wsClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ping") }),
 ]);
 export type WsClientMessage = z.infer<typeof wsClientMessageSchema>;
-export type WsServerMessage = { type: "ready" } | { type: "pong" } | ProgressEvent;
+export type WsServerMessage = { type: "ready" } | { type: "pong" } | JobUpdate;

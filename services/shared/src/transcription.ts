@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AUTO_LANGUAGE, audioLanguageSchema, transcriptSegmentSchema } from "./speech.ts";
 
 /** Upload limit of the spec: 20 MiB. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -44,7 +45,16 @@ export const uploadFieldsSchema = z.object({
   interviewExample: optionalText(INTERVIEW_EXAMPLE_MAX),
   model: fileTypeSchema,
   uid: z.string().max(64).optional(),
-  language: z.string().max(8).optional(),
+  /**
+   * Language of the recording: a Whisper code (en, ja, …, also with a region: pt-BR) or "auto"
+   * (detected once, on the longest stretch of speech). Never taken from the interface language.
+   */
+  language: z
+    .union([z.literal(""), audioLanguageSchema])
+    .optional()
+    .transform((v) => v || AUTO_LANGUAGE),
+  /** Interface language of the uploader (links and e-mails); defaults from `language` when that is one. */
+  uiLanguage: z.string().max(35).optional(),
 });
 
 export const uploadResponseSchema = z.object({ message: z.string(), jobId: z.string() });
@@ -71,6 +81,14 @@ export const transcriptionSnapshotSchema = z.object({
   interviewer: z.string(),
   interviewee: z.string(),
   tone: toneSchema.nullable(),
+  /** Audio language asked for at upload ("auto" or a Whisper code). */
+  audioLanguage: z.string(),
+  /** Language Whisper detected (with "auto"), else null. */
+  detectedLanguage: z.string().nullable(),
+  /** Speech engine and model that transcribed the job ("whisper:base", "pocketsphinx"), once known. */
+  transcriptionEngine: z.string().nullable(),
+  /** Timed transcript, in order, in seconds of the recording (while transcribing: the chunks done so far, in order). */
+  segments: z.array(transcriptSegmentSchema),
   createdAt: z.string(),
   error: z.object({ code: z.string(), message: z.string(), stage: z.string().nullable() }).nullable(),
 });

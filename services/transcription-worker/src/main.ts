@@ -15,9 +15,11 @@ import {
   onShutdown,
   promClient,
   publishProgress,
+  SPEECH_STATUS_TTL_SECONDS,
+  writeSpeechStatus,
 } from "@kikitori/shared/server";
 import { loadConfig } from "./config.ts";
-import { createTranscriptionEngine } from "./engines/index.ts";
+import { createSpeechEngine } from "./engines/index.ts";
 import { processChunk } from "./handlers/chunk.ts";
 import { sweepExpiredAudio } from "./handlers/retention.ts";
 import { chunkJobId, processTranscription, reportTranscriptionFailure } from "./handlers/transcribe.ts";
@@ -27,13 +29,25 @@ const cfg = configOrExit(() => loadConfig());
 const logger = createLogger(SERVICE, cfg.LOG_LEVEL);
 installCrashHandlers(logger);
 
-const { db, redis, store, checks } = connectWorkerBackends(
-  cfg,
-  logger,
-  cfg.WORKER_CONCURRENCY + cfg.CHUNK_CONCURRENCY + 2,
-);
-const engine = createTranscriptionEngine(cfg);
+// The engine is chosen and checked before taking any job: a missing model shows now, not on a job.
+const speech = await createSpeechEngine(cfg, logger).catch((err) => {
+  logger.fatal({ err: (err as Error).message }, "speech engine cannot start");
+  process.exit(1);
+});
+const { engine, chunkConcurrency } = speech;
+// Whisper runs in child processes: make sure none outlives this process, whatever way it ends.
+process.on("exit", () => void engine.close?.());
 engine.check().catch((err) => logger.error({ err: (err as Error).message }, "speech engine not usable"));
+
+const { db, redis, store, checks } = connectWorkerBackends(cfg, logger, cfg.WORKER_CONCURRENCY + chunkConcurrency + 2);
+// The gateways read what this engine can do (upload check, notice on the transcription screen).
+const sayStatus = () =>
+  writeSpeechStatus(redis, cfg.REDIS_PREFIX, speech.status).catch((err) =>
+    logger.warn({ err: (err as Error).message }, "could not publish the speech status"),
+  );
+void sayStatus();
+const statusTimer = setInterval(sayStatus, (SPEECH_STATUS_TTL_SECONDS * 1000) / 3);
+statusTimer.unref();
 
 const queue = createQueue(QUEUES.transcription, redis, cfg.REDIS_PREFIX);
 const chunkQueue = createQueue(QUEUES.transcriptionChunk, redis, cfg.REDIS_PREFIX);
@@ -71,7 +85,9 @@ const deps = {
           jobId: chunkJobId(c.jobId, c.index),
           parent: { id: parent.id!, queue: parent.queueQualifiedName },
           failParentOnFailure: true,
-          attempts: 3,
+          // Long enough to outlive a speech-server restart (CHUNK_ATTEMPTS, CHUNK_BACKOFF_MS).
+          attempts: cfg.CHUNK_ATTEMPTS,
+          backoff: { type: "exponential", delay: cfg.CHUNK_BACKOFF_MS },
         },
       })),
     );
@@ -81,7 +97,11 @@ const deps = {
   },
 };
 
-const lock = { lockDurationMs: cfg.LOCK_DURATION_MS, stalledIntervalMs: cfg.STALLED_INTERVAL_MS };
+const lock = {
+  lockDurationMs: cfg.LOCK_DURATION_MS,
+  stalledIntervalMs: cfg.STALLED_INTERVAL_MS,
+  maxStalledCount: cfg.MAX_STALLED_COUNT,
+};
 const worker = createWorker({
   queue: QUEUES.transcription,
   connection: redis,
@@ -97,7 +117,7 @@ const chunkWorker = createWorker({
   queue: QUEUES.transcriptionChunk,
   connection: redis,
   prefix: cfg.REDIS_PREFIX,
-  concurrency: cfg.CHUNK_CONCURRENCY,
+  concurrency: chunkConcurrency,
   processor: (job) => processChunk(deps, job),
   onFinalFailure: (job, err) => reportTranscriptionFailure(deps, job, err),
   logger,
@@ -124,6 +144,7 @@ const lifecycle = onShutdown(
   logger,
   [
     ["stop intake", () => Promise.all([worker.close(), chunkWorker.close(), retentionWorker.close()])],
+    ["speech engine", async () => engine.close?.()],
     ["ops server", () => closeHttpServer(ops)],
     ["queues", () => Promise.all([queue.close(), chunkQueue.close(), correctionQueue.close(), retentionQueue.close()])],
     ["redis", () => closeRedis(redis)],
@@ -147,7 +168,9 @@ logger.info(
     port: cfg.OPS_PORT,
     engine: engine.name,
     concurrency: cfg.WORKER_CONCURRENCY,
-    chunkConcurrency: cfg.CHUNK_CONCURRENCY,
+    chunkConcurrency,
+    languages: speech.status.languages,
+    notice: speech.status.notice?.reason,
   },
   "started",
 );

@@ -1,52 +1,11 @@
-import { planChunks } from "../src/audio.ts";
-import { PocketSphinxEngine } from "../src/engines/pocketsphinx.ts";
-import { chunkProgress } from "../src/handlers/transcribe.ts";
-
-describe("planChunks", () => {
-  it("keeps a short recording whole", () => {
-    expect(planChunks(20, [], 30)).toEqual([{ start: 0, end: 20 }]);
-    expect(planChunks(41, [], 30)).toEqual([{ start: 0, end: 41 }]);
-  });
-
-  it("cuts in the middle of the silence nearest to the target", () => {
-    const silences = [
-      { start: 10, end: 11 },
-      { start: 27, end: 28 },
-      { start: 33, end: 35 },
-      { start: 58, end: 58.6 },
-    ];
-    expect(planChunks(90, silences, 30)).toEqual([
-      { start: 0, end: 27.5 },
-      { start: 27.5, end: 58.3 },
-      { start: 58.3, end: 90 },
-    ]);
-  });
-
-  it("falls back to hard cuts without silences and joins a short tail", () => {
-    expect(planChunks(95, [], 30)).toEqual([
-      { start: 0, end: 30 },
-      { start: 30, end: 60 },
-      { start: 60, end: 95 },
-    ]);
-    expect(planChunks(65, [], 30)).toEqual([
-      { start: 0, end: 30 },
-      { start: 30, end: 65 },
-    ]);
-  });
-
-  it("covers the whole recording without gaps or overlaps", () => {
-    const silences = Array.from({ length: 60 }, (_, i) => ({ start: i * 9.7, end: i * 9.7 + 0.4 }));
-    const plan = planChunks(600, silences, 30);
-    expect(plan[0].start).toBe(0);
-    expect(plan.at(-1)!.end).toBe(600);
-    for (let i = 1; i < plan.length; i++) expect(plan[i].start).toBe(plan[i - 1].end);
-    for (const c of plan) expect(c.end - c.start).toBeLessThanOrEqual(42);
-  });
-
-  it("returns nothing for an empty recording", () => {
-    expect(planChunks(0, [], 30)).toEqual([]);
-  });
-});
+import { parseAudioLanguage, speechRefuses } from "@kikitori/shared";
+import { cleanSegments, collapseRepeats } from "../src/cleanup.ts";
+import { toResult } from "../src/engines/openai.ts";
+import { PocketSphinxEngine, parsePocketSphinxTimes } from "../src/engines/pocketsphinx.ts";
+import { cpuProblem } from "../src/engines/whisper.ts";
+import { placeSegments } from "../src/handlers/chunk.ts";
+import { chunkProgress, joinSegments } from "../src/handlers/transcribe.ts";
+import { readWavMono16k } from "../src/wav.ts";
 
 describe("chunkProgress", () => {
   it("rises from 5 to 99 as chunks finish", () => {
@@ -63,7 +22,178 @@ describe("pocketsphinx engine", () => {
     await expect(engine.transcribe("/nonexistent.wav", { language: "ja", fileType: "meeting" })).rejects.toMatchObject({
       code: "TRANSCRIPTION_LANGUAGE_UNSUPPORTED",
       retryable: false,
-      message: expect.stringContaining("TRANSCRIPTION_ENGINE=openai"),
+      message: expect.stringContaining("WHISPER_MODEL"),
     });
+  });
+});
+
+describe("pocketsphinx timed output", () => {
+  it("makes one segment per utterance with word times, without markers or pronunciation variants", () => {
+    const out = [
+      "thank you for joining",
+      "<s> 0.090 0.160 0.999700",
+      "thank 0.170 0.520 0.916760",
+      "you 0.530 0.640 0.986195",
+      "<sil> 0.650 0.810 0.999700",
+      "for 0.820 0.900 0.999700",
+      "joining 0.910 1.290 0.999700",
+      "</s> 1.300 1.440 0.999700",
+      "the end",
+      "<s> 5.370 5.460 1.000200",
+      "the(2) 5.470 5.640 0.991634",
+      "[NOISE] 5.650 5.700 0.5",
+      "end 5.710 6.100 0.973456",
+      "</s> 6.110 6.200 1.0",
+    ].join("\n");
+    const segs = parsePocketSphinxTimes(out);
+    expect(segs.map((s) => [s.start, s.end, s.text])).toEqual([
+      [0.17, 1.29, "thank you for joining"],
+      [5.47, 6.1, "the end"],
+    ]);
+    expect(segs[1].words).toEqual([
+      { start: 5.47, end: 5.64, text: "the" },
+      { start: 5.71, end: 6.1, text: "end" },
+    ]);
+  });
+});
+
+describe("segments on the recording's time line", () => {
+  it("offsets by the chunk start, clamps to the chunk, and spreads plain text over the chunk", () => {
+    const chunk = { startSeconds: 30, endSeconds: 58 };
+    expect(
+      placeSegments(
+        [
+          { start: 0.5, end: 4, text: " Hello " },
+          { start: 27, end: 31, text: "late" },
+          { start: 0, end: 0, text: "plain" },
+        ],
+        chunk,
+      ),
+    ).toEqual([
+      { start: 30.5, end: 34, text: "Hello" },
+      { start: 57, end: 58, text: "late" },
+      { start: 30, end: 58, text: "plain" },
+    ]);
+  });
+
+  it("joins chunk texts with spaces, or without for Japanese", () => {
+    const chunks = [
+      { segments: [{ start: 0, end: 1, text: "こんにちは。" }] },
+      { segments: [{ start: 2, end: 3, text: "元気です。" }] },
+    ];
+    expect(joinSegments(chunks, "ja").text).toBe("こんにちは。元気です。");
+    expect(joinSegments(chunks, "en").text).toBe("こんにちは。 元気です。");
+    expect(joinSegments([{ segments: null }, ...chunks], "ja").segments).toHaveLength(2);
+  });
+});
+
+describe("Whisper's failure modes", () => {
+  const speech = [{ start: 0, end: 10 }];
+  it("drops closing phrases invented over silence, keeps them over speech", () => {
+    const segs = [
+      { start: 1, end: 5, text: "We started in 2010." },
+      { start: 4, end: 6, text: "Thank you." },
+      { start: 12, end: 14, text: "Thank you." },
+      { start: 20, end: 25, text: "ご視聴ありがとうございました" },
+    ];
+    expect(cleanSegments(segs, speech).map((s) => s.text)).toEqual(["We started in 2010.", "Thank you."]);
+  });
+
+  it("drops subtitle credits anywhere, and text entirely outside speech", () => {
+    const segs = [
+      { start: 1, end: 3, text: "Subtitles by the Amara.org community" },
+      { start: 30, end: 33, text: "Something nobody said" },
+      { start: 2, end: 4, text: "Real words." },
+    ];
+    expect(cleanSegments(segs, speech).map((s) => s.text)).toEqual(["Real words."]);
+    // Without VAD spans, a closing phrase is dropped only at the end of the chunk.
+    expect(
+      cleanSegments(
+        [
+          { start: 0, end: 1, text: "Thank you." },
+          { start: 1, end: 2, text: "Next question." },
+          { start: 2, end: 3, text: "Thank you." },
+        ],
+        null,
+      ).map((s) => s.text),
+    ).toEqual(["Thank you.", "Next question."]);
+  });
+
+  it("collapses repetition loops of words and phrases, in any script", () => {
+    expect(collapseRepeats("I think the the the the the the the market is")).toBe("I think the market is");
+    expect(collapseRepeats("and then we went home and then we went home and then we went home.")).toBe(
+      "and then we went home.",
+    );
+    expect(collapseRepeats("はい、そうです。そうです。そうです。そうです。")).toBe("はい、そうです。");
+    expect(collapseRepeats("No, no, we never did that.")).toBe("No, no, we never did that.");
+  });
+
+  it("keeps a segment said twice, drops the third and later copies", () => {
+    const segs = Array.from({ length: 5 }, (_, i) => ({ start: i, end: i + 1, text: "Yes." }));
+    expect(cleanSegments(segs, speech)).toHaveLength(2);
+  });
+});
+
+describe("speech engine facts", () => {
+  it("refuses a CPU without AVX2 with a clear message, accepts one with it, and ignores other architectures", () => {
+    expect(cpuProblem("flags\t\t: fpu sse sse2 avx\n", "x64")).toMatch(/lacks avx2, fma, f16c/);
+    expect(cpuProblem("flags\t\t: fpu avx avx2 fma f16c\n", "x64")).toBeNull();
+    expect(cpuProblem("Features: neon\n", "arm64")).toBeNull();
+  });
+
+  it("reads an OpenAI verbose_json answer as segments, plain json as one segment", () => {
+    expect(
+      toResult({ language: "japanese", segments: [{ start: 0, end: 2.5, text: " こんにちは " }] }, undefined),
+    ).toEqual({ language: "ja", segments: [{ start: 0, end: 2.5, text: "こんにちは" }] });
+    expect(toResult({ text: "Hello there." }, "en")).toEqual({
+      language: "en",
+      segments: [{ start: 0, end: 0, text: "Hello there." }],
+    });
+    expect(toResult({ text: "" }, "de").segments).toEqual([]);
+  });
+
+  it("parses audio languages: codes, regions, aliases and auto; refuses the rest", () => {
+    expect(["ja", "pt-BR", "ZH-hant", "auto", "jv", "yue", "xx", ""].map(parseAudioLanguage)).toEqual([
+      "ja",
+      "pt",
+      "zh",
+      "auto",
+      "jw",
+      "yue",
+      null,
+      null,
+    ]);
+    const english = {
+      available: true,
+      engine: "pocketsphinx" as const,
+      model: "en-us",
+      languages: ["en"],
+      notice: null,
+    };
+    expect([speechRefuses(english, "de"), speechRefuses(english, "en"), speechRefuses(english, "auto")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it("reads 16-bit mono WAV with extra chunks before the data", () => {
+    const data = Buffer.alloc(4);
+    data.writeInt16LE(16384, 0);
+    data.writeInt16LE(-32768, 2);
+    const list = Buffer.concat([Buffer.from("LIST"), Buffer.from([4, 0, 0, 0]), Buffer.from("INFO")]);
+    const fmt = Buffer.alloc(24);
+    fmt.write("fmt ", 0);
+    fmt.writeUInt32LE(16, 4);
+    fmt.writeUInt16LE(1, 8);
+    fmt.writeUInt16LE(1, 10);
+    fmt.writeUInt32LE(16000, 12);
+    fmt.writeUInt32LE(32000, 16);
+    fmt.writeUInt16LE(2, 20);
+    fmt.writeUInt16LE(16, 22);
+    const head = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WAVE")]);
+    const dataHead = Buffer.concat([Buffer.from("data"), Buffer.from([4, 0, 0, 0])]);
+    expect([...readWavMono16k(Buffer.concat([head, fmt, list, dataHead, data]))]).toEqual([0.5, -1]);
+    expect(() => readWavMono16k(Buffer.from("nope"))).toThrow(/RIFF/);
   });
 });

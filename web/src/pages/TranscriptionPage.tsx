@@ -1,4 +1,12 @@
-import { FILE_TYPES, INTERVIEW_EXAMPLE_MAX, NAME_MAX, type ProgressEvent, TONES } from "@kikitori/shared";
+import {
+  FILE_TYPES,
+  INTERVIEW_EXAMPLE_MAX,
+  NAME_MAX,
+  type ProgressEvent,
+  type SegmentsEvent,
+  speechRefuses,
+  TONES,
+} from "@kikitori/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   type ChangeEvent,
@@ -25,6 +33,7 @@ import { useAppConfig } from "../config/appConfig.ts";
 import { useUsage } from "../plan/useUsage.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { AudioLanguageSelect, useAudioLanguageChoice } from "../transcription/AudioLanguageSelect.tsx";
 import { getSnapshot, listRecent, uploadAudio } from "../transcription/api.ts";
 import { jobErrorText } from "../transcription/errorMessage.ts";
 import { AUDIO_ACCEPT, activeJobStore, checkFile, checkSubmit, formatFileSize } from "../transcription/form.ts";
@@ -37,9 +46,12 @@ import {
 } from "../transcription/progress.ts";
 import { RecentList } from "../transcription/RecentList.tsx";
 import { ResultPanel } from "../transcription/ResultPanel.tsx";
+import { SpeechNotice } from "../transcription/SpeechNotice.tsx";
 import { useProgressSocket } from "../transcription/useProgressSocket.ts";
+import { SPEECH_QUERY_KEY, useSpeechStatus } from "../transcription/useSpeechStatus.ts";
 
 const recentKey = (uid: string) => ["transcriptions", uid] as const;
+const LANGUAGE_UNSUPPORTED = "errors.TRANSCRIPTION_LANGUAGE_UNSUPPORTED";
 
 /** A problem to show above the submit button: a translated validation text, or an upload/job error. */
 type Notice = { kind: "text"; key: string } | { kind: "error"; error: JobError; warning: boolean };
@@ -80,6 +92,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
 
   const [file, setFile] = useState<File | null>(null);
   const [model, setModel] = useState<string>("meeting");
+  const [audioLanguage, setAudioLanguage] = useAudioLanguageChoice(lang);
   const [interviewer, setInterviewer] = useState("");
   const [interviewee, setInterviewee] = useState("");
   const [tone, setTone] = useState("");
@@ -91,6 +104,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
   const uploadAbort = useRef<AbortController | null>(null);
 
   const processing = state.processing;
+  const speech = useSpeechStatus();
   const usage = useUsage(uid ?? undefined);
   const recent = useQuery({
     queryKey: recentKey(uid ?? ""),
@@ -168,13 +182,15 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
     [queryClient, refreshRecent, loadSnapshot],
   );
 
+  const onSegments = useCallback((event: SegmentsEvent) => dispatch({ type: "segments", event }), []);
+
   // After every (re)connect, read the active job's snapshot so no update is missed.
   const onReady = useCallback(() => {
     const { jobId, processing: busy } = stateRef.current;
     if (jobId && busy) void loadSnapshot(jobId);
   }, [loadSnapshot]);
 
-  useProgressSocket(uid, { onEvent, onReady });
+  useProgressSocket(uid, { onEvent, onSegments, onReady });
 
   const resetForNewFile = () => {
     dispatch({ type: "reset" });
@@ -219,22 +235,30 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (processing) return;
-    const problem = checkSubmit({ loggedIn: !!uid, hasFile: !!file, model });
+    const problem = checkSubmit({
+      loggedIn: !!uid,
+      hasFile: !!file,
+      model,
+      languageRefused: speechRefuses(speech, audioLanguage),
+    });
     if (problem === "loginRequired") return promptLogin();
     if (problem === "fileNotSelected") return setNotice({ kind: "text", key: "messages.fileNotSelected" });
     if (problem === "fileTypeRequired") return setNotice({ kind: "text", key: "messages.fileTypeRequired" });
+    if (problem === "languageUnsupported") {
+      return setNotice({ kind: "text", key: LANGUAGE_UNSUPPORTED });
+    }
     if (!file || !uid) return;
 
     setNotice(null);
     store.clear();
-    dispatch({ type: "uploadStart" });
+    dispatch({ type: "uploadStart", audioLanguage });
     const ctrl = new AbortController();
     uploadAbort.current = ctrl;
     try {
       const { jobId } = await uploadAudio(
         file,
         { interviewer, interviewee, tone, interviewExample: example, model },
-        { uid, language: lang },
+        { uid, language: audioLanguage, uiLanguage: lang },
         ctrl.signal,
       );
       if (ctrl.signal.aborted) return;
@@ -247,6 +271,10 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
       if (ctrl.signal.aborted) return;
       console.warn("Upload failed", err);
       const error = toJobError(err);
+      // The engine changed since the speech status was read: read it again so the selector says so.
+      if (error.code === "TRANSCRIPTION_LANGUAGE_UNSUPPORTED") {
+        void queryClient.invalidateQueries({ queryKey: SPEECH_QUERY_KEY });
+      }
       dispatch({ type: "uploadFailed", error });
       setNotice({ kind: "error", error, warning: true });
     } finally {
@@ -265,6 +293,12 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
 
   const onAudioExpired = useCallback(() => dispatch({ type: "audioExpired" }), []);
 
+  // Another language answers a blocked upload's "language unsupported" notice.
+  const onAudioLanguageChange = (value: string) => {
+    setAudioLanguage(value);
+    if (notice?.kind === "text" && notice.key === LANGUAGE_UNSUPPORTED) setNotice(null);
+  };
+
   // The upload error is in `notice`; a job failure (from the socket or a snapshot) is in the state.
   const shown: Notice | null =
     notice ?? (state.phase === "failed" && state.error ? { kind: "error", error: state.error, warning: false } : null);
@@ -277,6 +311,8 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
 
       <div className="tx-layout">
         <div className="tx-main">
+          <SpeechNotice status={speech} />
+
           <form className="card tx-form" onSubmit={onSubmit} noValidate aria-busy={processing}>
             {uid && usage.data ? (
               <div className="tx-usage">
@@ -337,6 +373,13 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
                   </span>
                 </label>
               </div>
+
+              <AudioLanguageSelect
+                value={audioLanguage}
+                onChange={onAudioLanguageChange}
+                status={speech}
+                disabled={processing}
+              />
 
               <div className="tx-grid">
                 <div className="field">
@@ -430,7 +473,9 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
 
             {shown ? <NoticeBox notice={shown} contactUrl={config.contactUrl} /> : null}
 
-            {state.phase !== "idle" ? <ProgressBar phase={state.phase} value={state.progress} /> : null}
+            {state.phase !== "idle" ? (
+              <ProgressBar phase={state.phase} value={state.progress} audio={state.audio} />
+            ) : null}
 
             <button
               type="submit"

@@ -1,10 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
-import { barColor, isTerminal, type Phase } from "./progress.ts";
+import { type AudioProgress, barColor, isTerminal, type Phase } from "./progress.ts";
+import { etaParts, formatClock } from "./time.ts";
 
-/** The job's progress bar: phase label, percentage, colour by value (green ≤ 50, yellow > 50, red > 80). */
-export function ProgressBar({ phase, value }: { phase: Phase; value: number }) {
+/**
+ * The job's progress bar: phase label, percentage, colour by value (green ≤ 50, yellow > 50, red > 80);
+ * while transcribing, how much of the recording is done and about how long is left.
+ */
+export function ProgressBar({ phase, value, audio }: { phase: Phase; value: number; audio?: AudioProgress | null }) {
   const { t } = useTranslation();
   const lang = useLang();
   const label = t(`transcription.phases.${phase}`);
@@ -31,6 +35,32 @@ export function ProgressBar({ phase, value }: { phase: Phase; value: number }) {
       >
         <div className="tx-progress-fill" style={{ inlineSize: `${Math.min(100, Math.max(0, value))}%` }} />
       </div>
+      {phase === "transcribing" && audio && audio.total > 0 ? <AudioProgressLabel audio={audio} /> : null}
     </div>
+  );
+}
+
+/** "2:30 of 10:00 transcribed · about 1 min left" (the estimate only when the server has one). */
+function AudioProgressLabel({ audio }: { audio: AudioProgress }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const eta = etaParts(audio.eta);
+  return (
+    <p className="tx-audio-progress" data-testid="tx-audio-progress" data-done={audio.done} data-total={audio.total}>
+      <span>
+        {t("transcription.audioProgress", {
+          done: formatClock(audio.done, lang),
+          total: formatClock(audio.total, lang),
+        })}
+      </span>
+      {eta ? (
+        <>
+          <span aria-hidden="true"> · </span>
+          <span data-testid="tx-eta" data-value={audio.eta}>
+            {t(eta.unit === "seconds" ? "transcription.etaSeconds" : "transcription.etaMinutes", { count: eta.count })}
+          </span>
+        </>
+      ) : null}
+    </p>
   );
 }

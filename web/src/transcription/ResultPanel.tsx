@@ -3,8 +3,10 @@ import { useTranslation } from "react-i18next";
 import { copyToClipboard } from "../lib/clipboard.ts";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
+import { languageName } from "./audioLanguage.ts";
 import { formatSeconds } from "./form.ts";
-import type { TranscriptionState } from "./progress.ts";
+import { LiveTranscript } from "./LiveTranscript.tsx";
+import { shownLanguage, type TranscriptionState } from "./progress.ts";
 import { useAudioSource } from "./useAudioSource.ts";
 
 /** The player for the stored audio, or the retention-expired notice. */
@@ -64,11 +66,14 @@ function TextOutput({
   testId,
   copyTestId,
   copyLabel,
+  renderPending,
   children,
 }: {
   title: string;
   text: string | null;
   waiting: string;
+  /** What stands in for the text until it is there (default: the `waiting` line); gets the heading's id. */
+  renderPending?: (headingId: string) => ReactNode;
   testId: string;
   copyTestId: string;
   copyLabel: string;
@@ -114,7 +119,7 @@ function TextOutput({
         </div>
       </div>
       {text === null ? (
-        <p className="tx-waiting muted">{waiting}</p>
+        (renderPending?.(id) ?? <p className="tx-waiting muted">{waiting}</p>)
       ) : (
         <textarea className="tx-text" data-testid={testId} readOnly value={text} aria-labelledby={id} rows={8} />
       )}
@@ -129,6 +134,30 @@ function CopyIcon() {
       <rect x="9" y="9" width="11" height="11" rx="2" stroke="currentColor" strokeWidth="2" />
       <path d="M5 15V6a2 2 0 0 1 2-2h9" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
     </svg>
+  );
+}
+
+/** "Language: Japanese (detected)" and the speech engine, in small print under the transcript. */
+function SpeechMeta({ state }: { state: TranscriptionState }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const shown = shownLanguage(state);
+  if (!shown && !state.engine) return null;
+  return (
+    <p className="tx-meta tx-speech-meta">
+      {shown ? (
+        <span data-testid="tx-result-language" data-value={shown.code}>
+          {t(shown.detected ? "transcription.languageDetected" : "transcription.language", {
+            language: languageName(shown.code, lang),
+          })}
+        </span>
+      ) : null}
+      {state.engine ? (
+        <span data-testid="tx-engine" data-value={state.engine}>
+          {t("transcription.engine", { engine: state.engine })}
+        </span>
+      ) : null}
+    </p>
   );
 }
 
@@ -156,12 +185,19 @@ export function ResultPanel({ state, onAudioExpired }: { state: TranscriptionSta
         testId="tx-transcript"
         copyTestId="tx-copy-transcript"
         copyLabel={t("transcription.copyTranscript")}
+        renderPending={
+          // While transcribing, the text grows chunk by chunk; once complete, the full transcript replaces it.
+          state.segments.length > 0
+            ? (headingId) => <LiveTranscript segments={state.segments} labelledBy={headingId} />
+            : undefined
+        }
       >
         {state.transcriptionTime !== null ? (
           <p className="tx-meta" data-testid="tx-transcription-time" data-value={state.transcriptionTime}>
             {t("transcription.transcriptionTime", { seconds: seconds(state.transcriptionTime) })}
           </p>
         ) : null}
+        <SpeechMeta state={state} />
       </TextOutput>
 
       <TextOutput

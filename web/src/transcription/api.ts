@@ -1,5 +1,11 @@
 /** The transcription calls of the API contract. */
-import { type TranscriptionSnapshot, transcriptionSnapshotSchema, uploadResponseSchema } from "@kikitori/shared";
+import {
+  type SpeechStatus,
+  speechStatusSchema,
+  type TranscriptionSnapshot,
+  transcriptionSnapshotSchema,
+  uploadResponseSchema,
+} from "@kikitori/shared";
 import { type AnswerParser, apiFetch, apiFetchParsed, bySchema } from "../api/client.ts";
 import { ApiError, toApiError } from "../api/errors.ts";
 import { sessionManager } from "../auth/session-instance.ts";
@@ -8,11 +14,14 @@ import { isSameOrigin, recentJobs } from "./form.ts";
 /** Uploading 20 MB on a slow line takes longer than the default 30 s time-out. */
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
-/** POST /api/upload (multipart) → 202 {message, jobId}. Rejects with ApiError. */
+/**
+ * POST /api/upload (multipart) → 202 {message, jobId}. Rejects with ApiError. `language` is the audio
+ * language ("auto" or a Whisper code), `uiLanguage` the interface language (links in errors and e-mails).
+ */
 export async function uploadAudio(
   file: File,
   fields: { interviewer: string; interviewee: string; tone: string; interviewExample: string; model: string },
-  meta: { uid: string; language: string },
+  meta: { uid: string; language: string; uiLanguage: string },
   signal?: AbortSignal,
 ): Promise<{ message: string; jobId: string }> {
   const form = new FormData();
@@ -24,6 +33,7 @@ export async function uploadAudio(
   form.append("model", fields.model);
   form.append("uid", meta.uid);
   form.append("language", meta.language);
+  form.append("uiLanguage", meta.uiLanguage);
   return apiFetchParsed("/api/upload", bySchema(uploadResponseSchema), "Unexpected upload answer", {
     method: "POST",
     body: form,
@@ -48,6 +58,14 @@ export async function getSnapshot(jobId: string, signal?: AbortSignal): Promise<
       signal,
     },
   );
+}
+
+/** GET /api/speech (no login needed): which speech engine runs and which audio languages it takes. */
+export async function getSpeechStatus(signal?: AbortSignal): Promise<SpeechStatus> {
+  return apiFetchParsed("/api/speech", bySchema(speechStatusSchema), "Unexpected speech status", {
+    auth: false,
+    signal,
+  });
 }
 
 /** GET /api/transcriptions: the user's jobs, newest first, at most 10. Malformed entries are skipped. */

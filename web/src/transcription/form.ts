@@ -40,13 +40,22 @@ export function checkFile(file: FileLike): FileProblem | null {
   return null;
 }
 
-export type SubmitProblem = "loginRequired" | "fileNotSelected" | "fileTypeRequired";
+export type SubmitProblem = "loginRequired" | "fileNotSelected" | "fileTypeRequired" | "languageUnsupported";
 
-/** Spec section 5, in the spec's order: logged in, a file, a file type. */
-export function checkSubmit(input: { loggedIn: boolean; hasFile: boolean; model: string }): SubmitProblem | null {
+/**
+ * Spec section 5, in the spec's order: logged in, a file, a file type; then an audio language the
+ * speech engine takes (`languageRefused`, from GET /api/speech: the server would refuse it with 422).
+ */
+export function checkSubmit(input: {
+  loggedIn: boolean;
+  hasFile: boolean;
+  model: string;
+  languageRefused?: boolean;
+}): SubmitProblem | null {
   if (!input.loggedIn) return "loginRequired";
   if (!input.hasFile) return "fileNotSelected";
   if (!isFileType(input.model)) return "fileTypeRequired";
+  if (input.languageRefused) return "languageUnsupported";
   return null;
 }
 

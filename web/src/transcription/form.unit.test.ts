@@ -34,6 +34,14 @@ describe("checkSubmit", () => {
     expect(checkSubmit({ loggedIn: true, hasFile: true, model: "podcast" })).toBe("fileTypeRequired");
     expect(checkSubmit({ loggedIn: true, hasFile: true, model: "meeting" })).toBeNull();
   });
+
+  it("then an audio language the speech engine takes", () => {
+    expect(checkSubmit({ loggedIn: true, hasFile: true, model: "meeting", languageRefused: true })).toBe(
+      "languageUnsupported",
+    );
+    expect(checkSubmit({ loggedIn: true, hasFile: true, model: "", languageRefused: true })).toBe("fileTypeRequired");
+    expect(checkSubmit({ loggedIn: true, hasFile: true, model: "meeting", languageRefused: false })).toBeNull();
+  });
 });
 
 describe("formatting", () => {

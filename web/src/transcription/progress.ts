@@ -11,8 +11,21 @@
  *
  * Updates may arrive twice or out of order (socket pushes and snapshot reads race after a reconnect),
  * so the phase never moves backwards and the value never drops within a phase.
+ *
+ * While transcribing, `segments` events bring the live text chunk by chunk, with how far the
+ * transcription is in audio seconds: the bar then follows the audio (the status percentage stays the
+ * floor). A chunk is taken once, and a segment already on screen (from a snapshot) is not added again.
  */
-import { charCount, type ProgressEvent, type TranscriptionSnapshot } from "@kikitori/shared";
+import {
+  AUTO_LANGUAGE,
+  charCount,
+  type JobUpdate,
+  type ProgressEvent,
+  type SegmentsEvent,
+  type TranscriptionSnapshot,
+  type TranscriptSegment,
+} from "@kikitori/shared";
+import { audioPercent } from "./time.ts";
 
 export type Phase = "idle" | "uploading" | "transcribing" | "startingCorrection" | "correcting" | "complete" | "failed";
 
@@ -32,6 +45,16 @@ export interface JobError {
   stage?: string | null;
 }
 
+/** How far the transcription is in the recording, from the segments events. */
+export interface AudioProgress {
+  /** Seconds of audio transcribed (never goes backwards). */
+  done: number;
+  /** Length of the recording in seconds. */
+  total: number;
+  /** Estimated seconds left; null when the server has no estimate yet. */
+  eta: number | null;
+}
+
 export interface TranscriptionState {
   jobId: string | null;
   phase: Phase;
@@ -47,17 +70,29 @@ export interface TranscriptionState {
   audioFileUrl: string | null;
   audioExpired: boolean;
   error: JobError | null;
-  /** Events seen during the upload, before the job id was known; replayed when it is. */
-  pending: ProgressEvent[];
+  /** The timed transcript so far, ordered by start (live while transcribing, complete afterwards). */
+  segments: TranscriptSegment[];
+  /** Chunk indexes whose segments were taken: a chunk sent twice is ignored. */
+  chunksSeen: number[];
+  audio: AudioProgress | null;
+  /** Audio language asked for at upload ("auto" or a Whisper code); null when not known. */
+  audioLanguage: string | null;
+  /** Language in use: detected (with "auto") or reported by the worker; null until known. */
+  spokenLanguage: string | null;
+  /** Speech engine and model ("whisper:base", "pocketsphinx"), once the snapshot says. */
+  engine: string | null;
+  /** Updates seen during the upload, before the job id was known; replayed when it is. */
+  pending: JobUpdate[];
 }
 
 export type TranscriptionAction =
   | { type: "reset" }
-  | { type: "uploadStart" }
+  | { type: "uploadStart"; audioLanguage?: string }
   | { type: "tick" }
   | { type: "uploadAccepted"; jobId: string }
   | { type: "uploadFailed"; error: JobError }
   | { type: "event"; event: ProgressEvent }
+  | { type: "segments"; event: SegmentsEvent }
   | { type: "snapshot"; snapshot: TranscriptionSnapshot }
   | { type: "audioExpired" };
 
@@ -74,6 +109,12 @@ export const initialTranscriptionState: TranscriptionState = {
   audioFileUrl: null,
   audioExpired: false,
   error: null,
+  segments: [],
+  chunksSeen: [],
+  audio: null,
+  audioLanguage: null,
+  spokenLanguage: null,
+  engine: null,
   pending: [],
 };
 
@@ -183,6 +224,86 @@ function applyEvent(state: TranscriptionState, event: ProgressEvent): Transcript
   }
 }
 
+/** Identity of a segment: the same start and text is the same piece of the transcript. */
+const segmentKey = (s: TranscriptSegment) => `${Math.round(s.start * 100)}|${s.text}`;
+
+const byStart = (a: TranscriptSegment, b: TranscriptSegment) => a.start - b.start;
+
+/** `segments` plus those of `more` not already in it, ordered by start (stable for equal starts). */
+export function mergeSegments(segments: TranscriptSegment[], more: readonly TranscriptSegment[]): TranscriptSegment[] {
+  const known = new Set(segments.map(segmentKey));
+  const added = more.filter((s) => {
+    const key = segmentKey(s);
+    if (known.has(key)) return false;
+    known.add(key);
+    return true;
+  });
+  if (added.length === 0) return segments;
+  return [...segments, ...added].sort(byStart);
+}
+
+/**
+ * A snapshot's segments replace the ones on screen (they are the truth after a reconnect); live
+ * segments that start after the snapshot's last one are kept (the snapshot was read before them).
+ */
+function snapshotSegments(current: TranscriptSegment[], fromSnapshot: TranscriptSegment[]): TranscriptSegment[] {
+  const last = fromSnapshot.at(-1);
+  const newer = last ? current.filter((s) => s.start > last.start) : current;
+  return mergeSegments([...fromSnapshot].sort(byStart), newer);
+}
+
+/** Audio progress from a snapshot: its length and the end of its last segment (it carries no counter). */
+function audioFromSnapshot(s: TranscriptionSnapshot, prev: AudioProgress | null): AudioProgress | null {
+  const total = s.durationSeconds > 0 ? s.durationSeconds : (prev?.total ?? 0);
+  const lastEnd = s.segments.reduce((max, seg) => Math.max(max, seg.end), 0);
+  const done = Math.min(total, Math.max(prev?.done ?? 0, lastEnd));
+  if (total <= 0 || (done <= 0 && !prev)) return prev;
+  return { done, total, eta: prev?.eta ?? null };
+}
+
+function applySegments(state: TranscriptionState, event: SegmentsEvent): TranscriptionState {
+  if (state.chunksSeen.includes(event.chunkIndex)) return state;
+  const prev = state.audio;
+  const total = event.audioSecondsTotal > 0 ? event.audioSecondsTotal : (prev?.total ?? 0);
+  const behind = prev !== null && event.audioSecondsDone < prev.done;
+  const audio: AudioProgress | null =
+    total > 0
+      ? {
+          done: Math.min(total, Math.max(prev?.done ?? 0, event.audioSecondsDone)),
+          total,
+          eta: behind ? prev.eta : event.etaSeconds,
+        }
+      : prev;
+  const next: TranscriptionState = {
+    ...state,
+    segments: mergeSegments(state.segments, event.segments),
+    chunksSeen: [...state.chunksSeen, event.chunkIndex],
+    audio,
+    spokenLanguage: event.language ?? state.spokenLanguage,
+  };
+  const pct = audio ? audioPercent(audio.done, audio.total) : null;
+  return pct === null ? next : advance(next, "transcribing", transcribingValue(pct));
+}
+
+function applyUpdate(state: TranscriptionState, update: JobUpdate): TranscriptionState {
+  return isSegmentsEvent(update) ? applySegments(state, update) : applyEvent(state, update);
+}
+
+/** Whether a socket update is live text (else it is one of the eight status events). */
+export function isSegmentsEvent(update: JobUpdate): update is SegmentsEvent {
+  return "type" in update && update.type === "segments";
+}
+
+/** The language to show with the result: asked for, or detected (with "auto"); null until known. */
+export function shownLanguage(
+  state: Pick<TranscriptionState, "audioLanguage" | "spokenLanguage">,
+): { code: string; detected: boolean } | null {
+  if (state.audioLanguage && state.audioLanguage !== AUTO_LANGUAGE)
+    return { code: state.audioLanguage, detected: false };
+  if (state.spokenLanguage) return { code: state.spokenLanguage, detected: state.audioLanguage === AUTO_LANGUAGE };
+  return null;
+}
+
 /** A job's state as read from GET /api/transcriptions/{jobId}. */
 export function stateFromSnapshot(s: TranscriptionSnapshot): TranscriptionState {
   const base: TranscriptionState = {
@@ -195,6 +316,11 @@ export function stateFromSnapshot(s: TranscriptionSnapshot): TranscriptionState 
     characterCount: s.status === "completed" ? s.characterCount : null,
     audioFileUrl: s.audioFileUrl || null,
     audioExpired: s.audioExpired,
+    segments: [...s.segments].sort(byStart),
+    audio: s.status === "transcribing" ? audioFromSnapshot(s, null) : null,
+    audioLanguage: s.audioLanguage || null,
+    spokenLanguage: s.detectedLanguage,
+    engine: s.transcriptionEngine,
   };
   switch (s.status) {
     case "queued":
@@ -241,6 +367,11 @@ function mergeSnapshot(state: TranscriptionState, s: TranscriptionSnapshot): Tra
     characterCount: fresh.characterCount ?? state.characterCount,
     audioFileUrl: state.audioFileUrl ?? fresh.audioFileUrl,
     audioExpired: state.audioExpired || fresh.audioExpired,
+    segments: snapshotSegments(state.segments, s.segments),
+    audio: audioFromSnapshot(s, state.audio),
+    audioLanguage: fresh.audioLanguage ?? state.audioLanguage,
+    spokenLanguage: fresh.spokenLanguage ?? state.spokenLanguage,
+    engine: fresh.engine ?? state.engine,
     pending: [],
   };
 }
@@ -250,7 +381,12 @@ export function transcriptionReducer(state: TranscriptionState, action: Transcri
     case "reset":
       return initialTranscriptionState;
     case "uploadStart":
-      return { ...initialTranscriptionState, phase: "uploading", processing: true };
+      return {
+        ...initialTranscriptionState,
+        phase: "uploading",
+        processing: true,
+        audioLanguage: action.audioLanguage ?? null,
+      };
     case "tick":
       if (state.phase !== "uploading" || state.progress >= UPLOAD_CAP) return state;
       return { ...state, progress: Math.min(UPLOAD_CAP, state.progress + UPLOAD_STEP) };
@@ -263,18 +399,19 @@ export function transcriptionReducer(state: TranscriptionState, action: Transcri
         progress: UPLOAD_CAP,
         pending: [],
       };
-      for (const e of state.pending) if (e.jobId === action.jobId) next = applyEvent(next, e);
+      for (const e of state.pending) if (e.jobId === action.jobId) next = applyUpdate(next, e);
       return next;
     }
     case "uploadFailed":
       return { ...initialTranscriptionState, error: action.error };
-    case "event": {
+    case "event":
+    case "segments": {
       const { event } = action;
       if (state.jobId === null) {
         if (state.phase !== "uploading") return state;
         return { ...state, pending: [...state.pending, event].slice(-PENDING_MAX) };
       }
-      return event.jobId === state.jobId ? applyEvent(state, event) : state;
+      return event.jobId === state.jobId ? applyUpdate(state, event) : state;
     }
     case "snapshot":
       if (action.snapshot.jobId !== state.jobId) {

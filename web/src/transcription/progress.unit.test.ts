@@ -1,11 +1,14 @@
 import { describe, expect, it } from "@jest/globals";
-import type { ProgressEvent, TranscriptionSnapshot } from "@kikitori/shared";
+import type { ProgressEvent, SegmentsEvent, TranscriptionSnapshot, TranscriptSegment } from "@kikitori/shared";
 import {
   barColor,
   correctionPhase,
   countCharacters,
   effectsOf,
   initialTranscriptionState,
+  isSegmentsEvent,
+  mergeSegments,
+  shownLanguage,
   stateFromSnapshot,
   type TranscriptionAction,
   type TranscriptionState,
@@ -46,6 +49,10 @@ function snapshot(over: Partial<TranscriptionSnapshot> = {}): TranscriptionSnaps
     interviewer: "",
     interviewee: "",
     tone: null,
+    audioLanguage: "auto",
+    detectedLanguage: null,
+    transcriptionEngine: null,
+    segments: [],
     createdAt: "2026-01-01T00:00:00.000Z",
     error: null,
     ...over,
@@ -366,5 +373,145 @@ describe("helpers", () => {
     expect(e("Correction complete")).toEqual({ refreshUsage: false, finished: true });
     expect(e("Failed")).toEqual({ refreshUsage: false, finished: true });
     expect(e("Transcription in progress")).toEqual({ refreshUsage: false, finished: false });
+  });
+});
+
+describe("live text (segments events)", () => {
+  const seg = (start: number, text: string): TranscriptSegment => ({ start, end: start + 4, text });
+  const chunk = (
+    chunkIndex: number,
+    segments: TranscriptSegment[],
+    over: Partial<Omit<SegmentsEvent, "type" | "chunkIndex" | "segments">> = {},
+  ): TranscriptionAction => ({
+    type: "segments",
+    event: {
+      type: "segments",
+      jobId: JOB,
+      chunkIndex,
+      segments,
+      audioSecondsDone: (chunkIndex + 1) * 60,
+      audioSecondsTotal: 600,
+      etaSeconds: 90,
+      language: null,
+      ...over,
+    },
+  });
+  const texts = (s: TranscriptionState) => s.segments.map((x) => x.text);
+
+  it("adds each chunk's segments in order and moves the bar with the audio seconds", () => {
+    const s = run([chunk(0, [seg(0, "Hello."), seg(4, "Welcome.")]), chunk(1, [seg(61, "Second part.")])], accepted);
+    expect(texts(s)).toEqual(["Hello.", "Welcome.", "Second part."]);
+    expect(s.chunksSeen).toEqual([0, 1]);
+    expect(s.audio).toEqual({ done: 120, total: 600, eta: 90 });
+    expect(s).toMatchObject({ phase: "transcribing", progress: 20 });
+  });
+
+  it("the same chunk twice adds nothing", () => {
+    const once = run([chunk(0, [seg(0, "Hello.")])], accepted);
+    expect(transcriptionReducer(once, chunk(0, [seg(0, "Hello.")]))).toBe(once);
+  });
+
+  it("a chunk the snapshot already has adds nothing; newer chunks still come in", () => {
+    const s = run(
+      [
+        { type: "snapshot", snapshot: snapshot({ segments: [seg(0, "Hello."), seg(4, "Welcome.")] }) },
+        chunk(0, [seg(0, "Hello."), seg(4, "Welcome.")]),
+        chunk(1, [seg(61, "Second part.")]),
+      ],
+      accepted,
+    );
+    expect(texts(s)).toEqual(["Hello.", "Welcome.", "Second part."]);
+  });
+
+  it("a snapshot replaces the segments it covers and keeps the live ones after it", () => {
+    const live = run([chunk(0, [seg(0, "helo")]), chunk(1, [seg(61, "Second part.")])], accepted);
+    const s = transcriptionReducer(live, {
+      type: "snapshot",
+      snapshot: snapshot({ segments: [seg(0, "Hello."), seg(30, "Middle.")] }),
+    });
+    expect(texts(s)).toEqual(["Hello.", "Middle.", "Second part."]);
+    // …and the same snapshot again changes nothing.
+    const again = transcriptionReducer(s, {
+      type: "snapshot",
+      snapshot: snapshot({ segments: [seg(0, "Hello."), seg(30, "Middle.")] }),
+    });
+    expect(texts(again)).toEqual(texts(s));
+  });
+
+  it("the bar never goes backwards and the status percentage stays the floor", () => {
+    const ahead = run([ev({ status: "Transcription in progress", transcriptionProgress: 50 })], accepted);
+    const s = run([chunk(0, [seg(0, "a")])], ahead);
+    expect(s.progress).toBe(50);
+    const further = run([chunk(1, [seg(60, "b")], { audioSecondsDone: 480 })], s);
+    expect(further.progress).toBe(80);
+    // A late, lower count (replayed out of order) neither lowers the bar nor the seconds done.
+    const late = run([chunk(2, [seg(30, "c")], { audioSecondsDone: 100, etaSeconds: 999 })], further);
+    expect(late.progress).toBe(80);
+    expect(late.audio).toEqual({ done: 480, total: 600, eta: 90 });
+  });
+
+  it("after Transcription complete the bar stays in its phase", () => {
+    const done = run(
+      [ev({ status: "Transcription complete", transcriptionProgress: 100, transcription: "t", transcriptionTime: 1 })],
+      accepted,
+    );
+    const s = run([chunk(3, [seg(200, "late")], { audioSecondsDone: 600 })], done);
+    expect(s).toMatchObject({ phase: "startingCorrection", progress: 100, transcription: "t" });
+  });
+
+  it("segments pushed during the upload are replayed with the job id; other jobs' are not", () => {
+    const s = run(
+      [
+        chunk(0, [seg(0, "Early.")]),
+        chunk(1, [seg(60, "Other job.")], { jobId: "x" }),
+        { type: "uploadAccepted", jobId: JOB },
+      ],
+      started,
+    );
+    expect(texts(s)).toEqual(["Early."]);
+    expect(transcriptionReducer(accepted, chunk(5, [seg(1, "x")], { jobId: "job-2" }))).toBe(accepted);
+  });
+
+  it("a snapshot of a running job gives the segments, the audio length and how far they reach", () => {
+    const s = stateFromSnapshot(snapshot({ durationSeconds: 600, segments: [seg(61, "b"), seg(0, "a")] }));
+    expect(texts(s)).toEqual(["a", "b"]);
+    expect(s.audio).toEqual({ done: 65, total: 600, eta: null });
+    expect(stateFromSnapshot(snapshot({ status: "completed", segments: [seg(0, "a")] })).audio).toBeNull();
+  });
+
+  it("the language: asked for, or detected with auto; and the engine from the snapshot", () => {
+    const auto = run([
+      { type: "uploadStart", audioLanguage: "auto" },
+      { type: "uploadAccepted", jobId: JOB },
+    ]);
+    expect(shownLanguage(auto)).toBeNull();
+    const heard = run([chunk(0, [seg(0, "こんにちは")], { language: "ja" })], auto);
+    expect(shownLanguage(heard)).toEqual({ code: "ja", detected: true });
+    const de = run([
+      { type: "uploadStart", audioLanguage: "de" },
+      { type: "uploadAccepted", jobId: JOB },
+    ]);
+    expect(shownLanguage(de)).toEqual({ code: "de", detected: false });
+    const done = transcriptionReducer(heard, {
+      type: "snapshot",
+      snapshot: snapshot({ status: "completed", detectedLanguage: "ja", transcriptionEngine: "whisper:base" }),
+    });
+    expect(done).toMatchObject({ audioLanguage: "auto", spokenLanguage: "ja", engine: "whisper:base" });
+    expect(shownLanguage(stateFromSnapshot(snapshot({ audioLanguage: "fr" })))).toEqual({
+      code: "fr",
+      detected: false,
+    });
+  });
+
+  it("mergeSegments keeps order and drops pieces already there", () => {
+    const a = [seg(0, "a"), seg(10, "c")];
+    expect(mergeSegments(a, [])).toBe(a);
+    expect(mergeSegments(a, [seg(5, "b"), seg(0, "a"), seg(5, "b")]).map((x) => x.text)).toEqual(["a", "b", "c"]);
+  });
+
+  it("tells segments events from status events", () => {
+    const action = chunk(0, []);
+    expect(action.type === "segments" && isSegmentsEvent(action.event)).toBe(true);
+    expect(isSegmentsEvent({ jobId: JOB, status: "Transcription started", transcriptionProgress: 0 })).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The progress socket client (api-contract "Progress socket"). Connects to /ws, sends
  * `{"type":"auth","token"}` first, waits for `{"type":"ready"}`, then hands every valid progress event
- * to `onEvent`. Reconnects with backoff (1 s doubling to 30 s); after every (re)connect `onReady` runs
+ * to `onEvent` and every valid live-text message (`{"type":"segments"}`) to `onSegments`. Reconnects with backoff (1 s doubling to 30 s); after every (re)connect `onReady` runs
  * so the screen can read the active job's snapshot and miss nothing. A 4401 close (token missing,
  * invalid or expired) refreshes the token first.
  *
@@ -12,6 +12,8 @@ import {
   PROGRESS_STATUSES,
   type ProgressEvent,
   progressEventSchema,
+  type SegmentsEvent,
+  segmentsEventSchema,
   WS_CLOSE_UNAUTHENTICATED,
   type WsClientMessage,
 } from "@kikitori/shared";
@@ -33,6 +35,8 @@ export type ServerMessage =
   | { kind: "ready" }
   | { kind: "pong" }
   | { kind: "event"; event: ProgressEvent }
+  /** Live text: the segments of a finished chunk, with the audio seconds done and the time left. */
+  | { kind: "segments"; event: SegmentsEvent }
   /** A status this client does not know: only logged (spec section 4). */
   | { kind: "unknown"; status: string }
   | { kind: "invalid"; reason: string };
@@ -52,6 +56,11 @@ export function parseServerMessage(data: unknown): ServerMessage {
   const msg = raw as Record<string, unknown>;
   if (msg.type === "ready") return { kind: "ready" };
   if (msg.type === "pong") return { kind: "pong" };
+  if (msg.type === "segments") {
+    const parsed = segmentsEventSchema.safeParse(msg);
+    if (!parsed.success) return { kind: "invalid", reason: 'bad "segments" message' };
+    return { kind: "segments", event: parsed.data };
+  }
   if (typeof msg.status !== "string") return { kind: "invalid", reason: "no status" };
   if (!KNOWN_STATUSES.has(msg.status)) return { kind: "unknown", status: msg.status };
   const parsed = progressEventSchema.safeParse(msg);
@@ -80,6 +89,8 @@ export interface ProgressSocketOptions {
   /** Forces a token refresh after a 4401; null when the session is gone. */
   refreshToken: () => Promise<string | null>;
   onEvent: (event: ProgressEvent) => void;
+  /** Live text of a job, chunk by chunk, in chunk order. Without it such messages are dropped. */
+  onSegments?: (event: SegmentsEvent) => void;
   /** After every successful (re)connect, once the server said ready. */
   onReady?: () => void;
   onStatus?: (status: SocketStatus) => void;
@@ -215,6 +226,9 @@ export class ProgressSocket {
         return;
       case "event":
         this.opts.onEvent(msg.event);
+        return;
+      case "segments":
+        this.opts.onSegments?.(msg.event);
         return;
       case "unknown":
         this.log(`progress socket: unknown status "${msg.status}"`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { ProgressEvent } from "@kikitori/shared";
+import type { ProgressEvent, SegmentsEvent } from "@kikitori/shared";
 import {
   ProgressSocket,
   type ProgressSocketOptions,
@@ -65,6 +65,7 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 function setup(over: Partial<ProgressSocketOptions> = {}) {
   const sockets: FakeSocket[] = [];
   const events: ProgressEvent[] = [];
+  const segments: SegmentsEvent[] = [];
   const logs: string[] = [];
   const timers = new Timers();
   let readyCount = 0;
@@ -84,6 +85,7 @@ function setup(over: Partial<ProgressSocketOptions> = {}) {
       return token;
     },
     onEvent: (e) => events.push(e),
+    onSegments: (e) => segments.push(e),
     onReady: () => readyCount++,
     setTimer: timers.set,
     clearTimer: timers.clear,
@@ -94,6 +96,7 @@ function setup(over: Partial<ProgressSocketOptions> = {}) {
     client,
     sockets,
     events,
+    segments,
     logs,
     timers,
     ready: () => readyCount,
@@ -130,7 +133,39 @@ describe("helpers", () => {
     expect(parseServerMessage("[1]").kind).toBe("invalid");
     expect(parseServerMessage(new ArrayBuffer(2)).kind).toBe("invalid");
   });
+
+  it("parses live-text (segments) messages and refuses malformed ones", () => {
+    expect(parseServerMessage(JSON.stringify(SEGMENTS))).toEqual({ kind: "segments", event: SEGMENTS });
+    const withWords = {
+      ...SEGMENTS,
+      segments: [{ start: 0, end: 1, text: "Hi", words: [{ start: 0, end: 1, text: "Hi" }] }],
+      etaSeconds: null,
+      language: "ja",
+    };
+    expect(parseServerMessage(JSON.stringify(withWords))).toEqual({ kind: "segments", event: withWords });
+    const bad = (over: object) => parseServerMessage(JSON.stringify({ ...SEGMENTS, ...over }));
+    expect(bad({ chunkIndex: -1 })).toEqual({ kind: "invalid", reason: 'bad "segments" message' });
+    expect(bad({ chunkIndex: 1.5 }).kind).toBe("invalid");
+    expect(bad({ segments: [{ start: 0, text: "no end" }] }).kind).toBe("invalid");
+    expect(bad({ audioSecondsDone: undefined }).kind).toBe("invalid");
+    // A segments message is not mistaken for a status event, and an unknown type is still junk.
+    expect(parseServerMessage(JSON.stringify({ type: "mystery", jobId: "j" })).kind).toBe("invalid");
+  });
 });
+
+const SEGMENTS: SegmentsEvent = {
+  type: "segments",
+  jobId: "j",
+  chunkIndex: 2,
+  segments: [
+    { start: 120, end: 124.5, text: "Second part." },
+    { start: 125, end: 130, text: "And more." },
+  ],
+  audioSecondsDone: 180,
+  audioSecondsTotal: 600,
+  etaSeconds: 75,
+  language: null,
+};
 
 describe("ProgressSocket", () => {
   it("authenticates first, waits for ready, then delivers events", async () => {
@@ -149,6 +184,27 @@ describe("ProgressSocket", () => {
     t.sockets[0].receive({ jobId: "j", status: "Mystery" });
     expect(t.events).toEqual([{ jobId: "j", status: "File uploaded", audioFileUrl: "/api/audio/j" }]);
     expect(t.logs.some((l) => l.includes('unknown status "Mystery"'))).toBe(true);
+  });
+
+  it("hands live text to onSegments, not to onEvent; without onSegments it is dropped quietly", async () => {
+    const t = setup();
+    t.client.start();
+    await flush();
+    t.sockets[0].open();
+    t.sockets[0].receive({ type: "ready" });
+    t.sockets[0].receive(SEGMENTS);
+    t.sockets[0].receive({ ...SEGMENTS, chunkIndex: "x" });
+    expect(t.segments).toEqual([SEGMENTS]);
+    expect(t.events).toEqual([]);
+    expect(t.logs.some((l) => l.includes('bad "segments" message'))).toBe(true);
+
+    const quiet = setup({ onSegments: undefined });
+    quiet.client.start();
+    await flush();
+    quiet.sockets[0].open();
+    quiet.sockets[0].receive({ type: "ready" });
+    expect(() => quiet.sockets[0].receive(SEGMENTS)).not.toThrow();
+    expect(quiet.events).toEqual([]);
   });
 
   it("reconnects with backoff and calls onReady after each reconnect", async () => {

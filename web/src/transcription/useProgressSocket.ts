@@ -1,10 +1,12 @@
-import type { ProgressEvent } from "@kikitori/shared";
+import type { ProgressEvent, SegmentsEvent } from "@kikitori/shared";
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { sessionManager } from "../auth/session-instance.ts";
 import { ProgressSocket, type SocketLike, socketUrl } from "./socket.ts";
 
 export interface ProgressSocketHandlers {
   onEvent: (event: ProgressEvent) => void;
+  /** Live text of a job (the segments of one finished chunk). */
+  onSegments?: (event: SegmentsEvent) => void;
   /** After every (re)connect: read the active job's snapshot so no update is missed. */
   onReady?: () => void;
 }
@@ -27,6 +29,7 @@ export function useProgressSocket(uid: string | null | undefined, handlers: Prog
       getToken: () => sessionManager.getValidIdToken(),
       refreshToken: async () => (await sessionManager.refreshNow())?.idToken ?? null,
       onEvent: (e) => handlersRef.current.onEvent(e),
+      onSegments: (e) => handlersRef.current.onSegments?.(e),
       onReady: () => handlersRef.current.onReady?.(),
       log: (message, detail) => console.info(message, detail ?? ""),
     });

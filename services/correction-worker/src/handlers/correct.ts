@@ -52,7 +52,8 @@ export async function processCorrection(deps: CorrectionDeps, job: JobLike<unkno
   const result = await deps.engine.correct(
     {
       transcript: row.transcription,
-      language: row.language,
+      // The recording's language (detected or chosen at upload); the interface language only when unknown.
+      language: row.detectedLanguage ?? (row.audioLanguage === "auto" ? row.language : row.audioLanguage),
       interviewer: row.interviewer,
       interviewee: row.interviewee,
       tone: (row.tone as CorrectionTone | null) ?? null,

@@ -1,4 +1,4 @@
-import { charCount, type TranscriptionSnapshot } from "@kikitori/shared";
+import { charCount, type TranscriptionSnapshot, type TranscriptSegment } from "@kikitori/shared";
 import type { Prisma } from "@kikitori/shared/db";
 
 type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
@@ -10,8 +10,12 @@ export const audioFileUrl = (jobId: string) => `/api/audio/${jobId}`;
 export const isAudioExpired = (job: Pick<JobRow, "audioDeletedAt" | "audioExpiresAt">, now = new Date()) =>
   Boolean(job.audioDeletedAt) || job.audioExpiresAt <= now;
 
-/** The contract's snapshot of a job (what a client reads after a reload or reconnect). */
-export function toSnapshot(job: JobRow, now = new Date()): TranscriptionSnapshot {
+/**
+ * The contract's snapshot of a job (what a client reads after a reload or reconnect). `live` are the
+ * segments already sent over the socket for a job still transcribing (the job's own `segments` win
+ * once the transcript is complete).
+ */
+export function toSnapshot(job: JobRow, now = new Date(), live: TranscriptSegment[] = []): TranscriptionSnapshot {
   const text = job.rewrittenText ?? job.transcription ?? "";
   return {
     jobId: job.id,
@@ -32,6 +36,10 @@ export function toSnapshot(job: JobRow, now = new Date()): TranscriptionSnapshot
     interviewer: job.interviewer,
     interviewee: job.interviewee,
     tone: job.tone as TranscriptionSnapshot["tone"],
+    audioLanguage: job.audioLanguage,
+    detectedLanguage: job.detectedLanguage,
+    transcriptionEngine: job.transcriptionEngine,
+    segments: Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : live,
     createdAt: job.createdAt.toISOString(),
     error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "", stage: job.failedStage } : null,
   };

@@ -1,12 +1,12 @@
 import { type Check, readiness } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type client from "prom-client";
 import { z } from "zod";
 
 export interface SystemRoutesOptions {
   checks: Record<string, Check>;
+  /** Checks that do not make the gateway unready (see readiness()). */
+  optionalChecks: readonly string[];
   isShuttingDown: () => boolean;
-  registry: client.Registry;
   publicConfig: {
     appName: string;
     howToUseUrl: string;
@@ -21,19 +21,16 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
     status: "ok",
   }));
 
+  // Public: ready or not, nothing about the dependencies. The detailed answer and /metrics are on the
+  // ops port (OPS_PORT), which the Ingress does not reach.
   app.get(
     "/readyz",
-    { logLevel: "warn", schema: { tags: ["health"], summary: "Database, Redis and object store reachable" } },
+    { logLevel: "warn", schema: { tags: ["health"], summary: "Ready to serve (database and Redis reachable)" } },
     async (_req, reply) => {
-      const r = await readiness(opts.checks, opts.isShuttingDown);
-      return reply.code(r.code).send(r.body);
+      const r = await readiness(opts.checks, opts.isShuttingDown, opts.optionalChecks);
+      return reply.code(r.code).send({ status: r.code === 200 ? "ok" : "unavailable" });
     },
   );
-
-  app.get("/metrics", { logLevel: "warn", schema: { hide: true } }, async (_req, reply) => {
-    reply.header("content-type", opts.registry.contentType);
-    return opts.registry.metrics();
-  });
 
   app.get(
     "/api/config",

@@ -9,11 +9,15 @@ import {
   isUuid,
   type Language,
   MAX_UPLOAD_BYTES,
+  matchLanguage,
   normalizeLanguage,
   type PlanName,
   type PlanQuota,
   pageUrl,
   QUEUES,
+  speechRefuses,
+  speechStatusSchema,
+  type TranscriptSegment,
   transcriptionJobSchema,
   transcriptionListSchema,
   transcriptionSnapshotSchema,
@@ -29,6 +33,7 @@ import {
   probeAudio,
   publishProgress,
   type Redis,
+  readSpeechStatus,
   secondsLeft,
   sniffAudioFormat,
 } from "@kikitori/shared/server";
@@ -82,6 +87,28 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
   /** The user's own job, or null (also for an id that is not a UUID, so nothing leaks). */
   const findOwnJob = (uid: string, jobId: string) =>
     isUuid(jobId) ? db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
+  /** The segments of a running job whose live text went out already, in order. */
+  const liveSegments = async (jobId: string): Promise<TranscriptSegment[]> => {
+    const chunks = await db.transcriptChunk.findMany({
+      where: { jobId, publishedAt: { not: null } },
+      orderBy: { index: "asc" },
+      select: { segments: true },
+    });
+    return chunks.flatMap((c) => (Array.isArray(c.segments) ? (c.segments as TranscriptSegment[]) : []));
+  };
+
+  app.get(
+    "/speech",
+    {
+      schema: {
+        tags,
+        summary:
+          "What speech recognition can do now: engine, model, audio languages, and a notice when a rough fallback engine is in use",
+        response: { 200: speechStatusSchema },
+      },
+    },
+    async () => readSpeechStatus(opts.redis, opts.redisPrefix),
+  );
 
   app.post(
     "/upload",
@@ -90,10 +117,10 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       schema: {
         tags,
         summary:
-          "Upload an interview recording (multipart: file, interviewer, interviewee, tone, interviewExample, model, uid)",
+          "Upload an interview recording (multipart: file, interviewer, interviewee, tone, interviewExample, model, uid, language = audio language: a Whisper code or auto, uiLanguage)",
         security: [{ bearer: [] }],
         consumes: ["multipart/form-data"],
-        response: { 202: uploadResponseSchema, ...errorResponses(400, 401, 402, 403, 413, 415) },
+        response: { 202: uploadResponseSchema, ...errorResponses(400, 401, 402, 403, 413, 415, 422) },
       },
     },
     async (req, reply) => {
@@ -132,6 +159,14 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
         }
         if (!fileInfo) throw new AppError("FILE_MISSING", "No audio file was sent (field 'file')");
         if (fileInfo.bytes === 0) throw new AppError("FILE_EMPTY", "The audio file is empty");
+        // The engine must hear the language (a start-time fact the workers publish): refuse before any decoding.
+        const speech = await readSpeechStatus(opts.redis, opts.redisPrefix);
+        if (speechRefuses(speech, parsed.data.language)) {
+          throw new AppError(
+            "TRANSCRIPTION_LANGUAGE_UNSUPPORTED",
+            `The speech engine in use (${speech.engine}) only transcribes ${[speech.languages].flat().join(", ")}, not "${parsed.data.language}". ${speech.notice ? `${speech.notice.reason} Set ${speech.notice.setting} to transcribe every language.` : ""}`.trim(),
+          );
+        }
 
         // 2. Recognise the audio from its bytes, then make sure it really decodes.
         const format = sniffAudioFormat(fileInfo.head);
@@ -146,7 +181,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
 
         // 3. Quota: the minutes left must cover the recording.
         const fields2 = parsed.data;
-        const lang = normalizeLanguage(fields2.language);
+        const lang = normalizeLanguage(fields2.uiLanguage ?? matchLanguage(fields2.language));
         const left = await secondsLeft(db, uid, opts.quotas);
         if (left < Math.ceil(duration)) {
           throw new AppError(
@@ -178,6 +213,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
             tone: fields2.tone,
             interviewExample: fields2.interviewExample,
             language: lang,
+            audioLanguage: fields2.language,
             audioExpiresAt: new Date(Date.now() + opts.retentionDays * 86_400_000),
           },
         });
@@ -212,7 +248,8 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       const uid = assertUid(req, undefined);
       const job = await findOwnJob(uid, req.params.jobId);
       if (!job) throw new AppError("NOT_FOUND", "No such transcription");
-      return toSnapshot(job);
+      const live = job.status === "transcribing" && !job.segments ? await liveSegments(job.id) : [];
+      return toSnapshot(job, new Date(), live);
     },
   );
 

@@ -18,14 +18,82 @@ export function parseConfig<S extends z.ZodType>(
   schema: S,
   env: Record<string, string | undefined> = process.env,
 ): z.infer<S> {
-  const result = schema.safeParse(env);
-  if (!result.success) {
-    throw new ConfigError(
-      service,
-      result.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`),
-    );
+  const files = resolveSecretFiles(env);
+  const result = schema.safeParse(files.env);
+  const issues = [
+    ...files.issues,
+    ...(result.success ? [] : result.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`)),
+  ];
+  // A placeholder the schema already refused (JWT_SECRET) is named once.
+  for (const p of placeholderIssues(files.env)) {
+    if (!issues.some((i) => i.startsWith(`${p.slice(0, p.indexOf(":"))}:`))) issues.push(p);
   }
+  if (issues.length || !result.success) throw new ConfigError(service, issues);
   return result.data;
+}
+
+/**
+ * Variables that carry credentials. Each may instead be given as `<NAME>_FILE`, a path whose trimmed
+ * contents become the value (Docker/compose secrets, Kubernetes Secret volumes); a value set
+ * directly wins. They are also the variables checked for placeholder values.
+ */
+export const SECRET_VARIABLES = [
+  "DATABASE_URL",
+  "REDIS_URL",
+  "S3_ACCESS_KEY",
+  "S3_SECRET_KEY",
+  "JWT_SECRET",
+  "INTERNAL_TOKEN",
+  "SMTP_URL",
+  "OPENAI_API_KEY",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+] as const;
+
+/** The `<NAME>_FILE` twins of SECRET_VARIABLES, for a service's schema (so that they count as known). */
+export function secretFileEnv<K extends (typeof SECRET_VARIABLES)[number]>(
+  ...names: K[]
+): Record<`${K}_FILE`, z.ZodOptional<z.ZodString>> {
+  return Object.fromEntries(names.map((n) => [`${n}_FILE`, z.string().optional()])) as Record<
+    `${K}_FILE`,
+    z.ZodOptional<z.ZodString>
+  >;
+}
+
+/** Replaces every unset secret variable whose `_FILE` twin is set by that file's trimmed contents. */
+export function resolveSecretFiles(env: Record<string, string | undefined>): {
+  env: Record<string, string | undefined>;
+  issues: string[];
+} {
+  const out = { ...env };
+  const issues: string[] = [];
+  for (const name of SECRET_VARIABLES) {
+    const file = env[`${name}_FILE`];
+    if (env[name] || !file) continue;
+    try {
+      out[name] = readFileSync(file, "utf8").trim();
+    } catch (err) {
+      issues.push(`${name}_FILE: cannot read: ${(err as Error).message}`);
+    }
+  }
+  return { env: out, issues };
+}
+
+/**
+ * The placeholder values shipped in templates (k8s/overlays/dev/secret.yaml, docs): "CHANGE-ME" in
+ * any spelling. A deployment that forgot to replace one must not start with a publicly known key.
+ */
+export const PLACEHOLDER_PATTERN = /change[-_ ]?me/i;
+
+export function isPlaceholderSecret(value: string | undefined): boolean {
+  return Boolean(value && PLACEHOLDER_PATTERN.test(value));
+}
+
+/** One issue per secret variable that still holds a template placeholder. */
+export function placeholderIssues(env: Record<string, string | undefined>): string[] {
+  return SECRET_VARIABLES.filter((name) => isPlaceholderSecret(env[name])).map(
+    (name) => `${name}: still the template placeholder (contains "CHANGE-ME"); set a real value`,
+  );
 }
 
 const bool = z
@@ -60,26 +128,37 @@ export const commonEnv = {
   S3_SECRET_KEY: z.string().min(1).default("S3RVER"),
   S3_BUCKET: z.string().min(3).default("kikitori"),
   S3_REGION: z.string().default("us-east-1"),
+  ...secretFileEnv("DATABASE_URL", "REDIS_URL", "S3_ACCESS_KEY", "S3_SECRET_KEY"),
   ...planEnv(),
 };
 
-/** JWT_SECRET, else the trimmed contents of JWT_SECRET_FILE; `error` says why the file could not be read. */
+/**
+ * JWT_SECRET, else the trimmed contents of JWT_SECRET_FILE; `error` says why the file could not be
+ * read, or that the secret is a template placeholder (a publicly known signing key is refused).
+ */
 export function readJwtSecret(c: { JWT_SECRET?: string; JWT_SECRET_FILE?: string }): {
   secret?: string;
   error?: string;
 } {
-  if (c.JWT_SECRET || !c.JWT_SECRET_FILE) return { secret: c.JWT_SECRET };
-  try {
-    return { secret: readFileSync(c.JWT_SECRET_FILE, "utf8").trim() };
-  } catch (err) {
-    return { error: `cannot read: ${(err as Error).message}` };
+  let secret = c.JWT_SECRET;
+  if (!secret && c.JWT_SECRET_FILE) {
+    try {
+      secret = readFileSync(c.JWT_SECRET_FILE, "utf8").trim();
+    } catch (err) {
+      return { error: `cannot read: ${(err as Error).message}` };
+    }
   }
+  if (isPlaceholderSecret(secret)) {
+    return { error: 'still the template placeholder (contains "CHANGE-ME"); set a real secret' };
+  }
+  return { secret };
 }
 
 /** E-mail (gateway: account mails; billing: plan-change mails). */
 export const mailEnv = {
   /** SMTP server for e-mail; when unset, mails are written to MAIL_DIR as .eml files. */
   SMTP_URL: envOptionalUrl,
+  SMTP_URL_FILE: z.string().optional(),
   MAIL_FROM: z.string().default("Kikitori <no-reply@kikitori.local>"),
   MAIL_DIR: z.string().default("var/mail"),
 };

@@ -16,6 +16,7 @@ export * from "./queues.ts";
 export * from "./quota.ts";
 export * from "./redis.ts";
 export * from "./reset.ts";
+export * from "./speech-status.ts";
 export * from "./storage.ts";
 export * from "./text-runs.ts";
 export * from "./usage.ts";

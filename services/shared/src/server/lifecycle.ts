@@ -26,14 +26,22 @@ export async function runChecks(
   return { ok: Object.values(out).every((v) => v === "ok"), checks: out };
 }
 
-/** The answer of GET /readyz: 503 while shutting down or while a check fails, else 200 (same body shape everywhere). */
+/**
+ * The answer of GET /readyz: 503 while shutting down or while a check fails, else 200 (same body shape
+ * everywhere). A failing check named in `optional` only makes the status "degraded" (still 200): a
+ * dependency whose short outage should fail some requests, not take every replica out of service.
+ */
 export async function readiness(
   checks: Record<string, Check>,
   isShuttingDown?: () => boolean,
+  optional: readonly string[] = [],
 ): Promise<{ code: number; body: { status: string; checks: Record<string, string> } }> {
   if (isShuttingDown?.()) return { code: 503, body: { status: "shutting-down", checks: {} } };
   const r = await runChecks(checks);
-  return { code: r.ok ? 200 : 503, body: { status: r.ok ? "ok" : "unavailable", checks: r.checks } };
+  const failing = Object.entries(r.checks).filter(([, v]) => v !== "ok");
+  const hard = failing.filter(([name]) => !optional.includes(name));
+  const status = hard.length ? "unavailable" : failing.length ? "degraded" : "ok";
+  return { code: hard.length ? 503 : 200, body: { status, checks: r.checks } };
 }
 
 /**
@@ -44,6 +52,8 @@ export function startOpsServer(opts: {
   port: number;
   host?: string;
   checks: Record<string, Check>;
+  /** Checks whose failure makes /readyz "degraded" but not 503 (see readiness()). */
+  optionalChecks?: readonly string[];
   registry?: client.Registry;
   isShuttingDown?: () => boolean;
   extraRoutes?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean | Promise<boolean>;
@@ -57,7 +67,7 @@ export function startOpsServer(opts: {
     };
     if (req.method === "GET" && path === "/healthz") return json(200, { status: "ok" });
     if (req.method === "GET" && path === "/readyz") {
-      const r = await readiness(opts.checks, opts.isShuttingDown);
+      const r = await readiness(opts.checks, opts.isShuttingDown, opts.optionalChecks);
       return json(r.code, r.body);
     }
     if (req.method === "GET" && path === "/metrics") {

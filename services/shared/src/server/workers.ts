@@ -81,6 +81,8 @@ export function createWorker<T, R>(opts: {
   /** How long a job's lock lasts without renewal, and how often stalled jobs are looked for (ms). */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** Times a job may be taken over from a dead worker before it fails (BullMQ's default is 1). */
+  maxStalledCount?: number;
 }): Worker<T, R> {
   const worker = new Worker<T, R>(
     opts.queue,
@@ -92,6 +94,7 @@ export function createWorker<T, R>(opts: {
       autorun: opts.autorun ?? true,
       ...(opts.lockDurationMs ? { lockDuration: opts.lockDurationMs } : {}),
       ...(opts.stalledIntervalMs ? { stalledInterval: opts.stalledIntervalMs } : {}),
+      ...(opts.maxStalledCount !== undefined ? { maxStalledCount: opts.maxStalledCount } : {}),
     },
   );
   // Without an "error" listener an EventEmitter error would crash the process (e.g. Redis blips).

@@ -1,29 +1,137 @@
+import { access } from "node:fs/promises";
+import os from "node:os";
+import type { SpeechStatus } from "@kikitori/shared";
+import type { Logger } from "@kikitori/shared/server";
 import type { TranscriptionWorkerConfig } from "../config.ts";
+import { modelEntry, modelFile } from "../models/catalog.ts";
+import { modelState } from "../models/download.ts";
 import { OpenAiTranscriptionEngine } from "./openai.ts";
 import { PocketSphinxEngine } from "./pocketsphinx.ts";
 import type { TranscriptionEngine } from "./port.ts";
+import { cpuProblem, WhisperEngine } from "./whisper.ts";
 
-export type { TranscriptionEngine } from "./port.ts";
+export type { EngineResult, EngineSegment, TranscribeOptions, TranscriptionEngine } from "./port.ts";
 
-export function createTranscriptionEngine(
-  cfg: Pick<
-    TranscriptionWorkerConfig,
-    | "TRANSCRIPTION_ENGINE"
-    | "POCKETSPHINX_BIN"
-    | "POCKETSPHINX_MODEL_DIR"
-    | "OPENAI_BASE_URL"
-    | "OPENAI_API_KEY"
-    | "TRANSCRIPTION_MODEL"
-    | "OPENAI_TIMEOUT_MS"
-  >,
-): TranscriptionEngine {
+/** What the worker runs with: the engine, what it tells the gateways, and chunks at once. */
+export interface SpeechSetup {
+  engine: TranscriptionEngine;
+  status: SpeechStatus;
+  chunkConcurrency: number;
+}
+
+const FIX_SETTING = "WHISPER_MODEL / MODELS_DIR (npm run models -- pull)";
+
+/**
+ * Chooses the speech engine at start, from TRANSCRIPTION_ENGINE, and checks it can work (model file
+ * present and verified, model loads, CPU has AVX2), so problems show at start and not on a job.
+ * When `whisper` cannot work and TRANSCRIPTION_FALLBACK=pocketsphinx, English falls back to the rough
+ * offline engine: never silently — the log says so, and the status carries a notice the transcription
+ * screen shows; other languages are refused naming the setting that fixes it.
+ */
+export async function createSpeechEngine(cfg: TranscriptionWorkerConfig, logger: Logger): Promise<SpeechSetup> {
+  const cores = Math.max(1, os.availableParallelism());
+  const perCore = cfg.CHUNK_CONCURRENCY || cores;
   if (cfg.TRANSCRIPTION_ENGINE === "openai") {
-    return new OpenAiTranscriptionEngine({
+    const engine = new OpenAiTranscriptionEngine({
       baseURL: cfg.OPENAI_BASE_URL,
       apiKey: cfg.OPENAI_API_KEY,
       model: cfg.TRANSCRIPTION_MODEL,
       timeoutMs: cfg.OPENAI_TIMEOUT_MS,
     });
+    return { engine, status: statusOf(engine, cfg.TRANSCRIPTION_MODEL, null), chunkConcurrency: perCore };
   }
-  return new PocketSphinxEngine({ bin: cfg.POCKETSPHINX_BIN, modelDir: cfg.POCKETSPHINX_MODEL_DIR });
+  const pocketsphinx = () =>
+    new PocketSphinxEngine({ bin: cfg.POCKETSPHINX_BIN, modelDir: cfg.POCKETSPHINX_MODEL_DIR });
+  if (cfg.TRANSCRIPTION_ENGINE === "pocketsphinx") {
+    const engine = pocketsphinx();
+    return { engine, status: statusOf(engine, "en-us", null), chunkConcurrency: perCore };
+  }
+
+  // whisper: one process with every core unless CHUNK_CONCURRENCY says otherwise.
+  const processes = cfg.CHUNK_CONCURRENCY || 1;
+  const threads = cfg.WHISPER_THREADS || Math.max(1, Math.floor(cores / processes));
+  const problem = await whisperProblem(cfg);
+  if (!problem) {
+    const engine = new WhisperEngine({
+      modelPath: cfg.WHISPER_MODEL_PATH ?? modelFile(cfg.MODELS_DIR, cfg.WHISPER_MODEL),
+      modelName: cfg.WHISPER_MODEL_PATH ? modelLabel(cfg.WHISPER_MODEL_PATH) : cfg.WHISPER_MODEL,
+      processes,
+      threads,
+      timeoutMs: cfg.WHISPER_CHUNK_TIMEOUT_MS,
+    });
+    try {
+      await engine.check();
+      logger.info({ engine: engine.name, processes, threads }, "whisper model loaded");
+      return {
+        engine,
+        status: statusOf(engine, engine.name.slice("whisper:".length), null),
+        chunkConcurrency: processes,
+      };
+    } catch (err) {
+      await engine.close();
+      return fallback(cfg, logger, (err as Error).message, pocketsphinx, perCore);
+    }
+  }
+  return fallback(cfg, logger, problem, pocketsphinx, perCore);
 }
+
+/** Why whisper cannot run here (CPU, model file), or null. No hashing: the marker says it was checked. */
+async function whisperProblem(cfg: TranscriptionWorkerConfig): Promise<string | null> {
+  const cpu = cpuProblem();
+  if (cpu) return cpu;
+  if (cfg.WHISPER_MODEL_PATH) {
+    try {
+      await access(cfg.WHISPER_MODEL_PATH);
+      return null;
+    } catch {
+      return `WHISPER_MODEL_PATH ${cfg.WHISPER_MODEL_PATH} does not exist`;
+    }
+  }
+  const state = await modelState(cfg.MODELS_DIR, cfg.WHISPER_MODEL);
+  if (state === "verified") return null;
+  const file = modelFile(cfg.MODELS_DIR, cfg.WHISPER_MODEL);
+  const size = `${modelEntry(cfg.WHISPER_MODEL).sizeMB} MB`;
+  return state === "unverified"
+    ? `the Whisper model ${file} is not verified against its checksum (run: npm run models -- verify ${cfg.WHISPER_MODEL})`
+    : `no Whisper model "${cfg.WHISPER_MODEL}" in ${cfg.MODELS_DIR} (${size}; run: npm run models -- pull ${cfg.WHISPER_MODEL})`;
+}
+
+function fallback(
+  cfg: TranscriptionWorkerConfig,
+  logger: Logger,
+  reason: string,
+  pocketsphinx: () => PocketSphinxEngine,
+  chunkConcurrency: number,
+): SpeechSetup {
+  if (cfg.TRANSCRIPTION_FALLBACK === "none") {
+    throw new Error(`the Whisper engine cannot start: ${reason} (TRANSCRIPTION_FALLBACK=none)`);
+  }
+  const engine = pocketsphinx();
+  const notice = {
+    code: "SPEECH_FALLBACK_ROUGH" as const,
+    setting: FIX_SETTING,
+    reason: `Whisper is not available: ${reason}.`,
+  };
+  logger.warn(
+    { reason, engine: engine.name, setting: FIX_SETTING },
+    "SPEECH ENGINE FALLBACK: Whisper is not available, English recordings use the rough offline pocketsphinx engine (about 30-55 % of words wrong on real speech, no punctuation) and other languages are refused. Fix: set WHISPER_MODEL / MODELS_DIR and run `npm run models -- pull`.",
+  );
+  return { engine, status: statusOf(engine, "en-us", notice), chunkConcurrency };
+}
+
+function statusOf(engine: TranscriptionEngine, model: string | null, notice: SpeechStatus["notice"]): SpeechStatus {
+  return {
+    available: true,
+    engine: engine.kind,
+    model,
+    languages: engine.languages === "all" ? "all" : [...engine.languages],
+    notice,
+  };
+}
+
+/** "ggml-small.en-q5_1.bin" → "small.en-q5_1" (a file given by path). */
+const modelLabel = (file: string) =>
+  (file.split("/").pop() ?? file)
+    .replace(/^ggml-/, "")
+    .replace(/\.bin$/, "")
+    .replace(/^for-tests-ggml-/, "test-");

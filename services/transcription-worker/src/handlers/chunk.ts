@@ -2,21 +2,43 @@ import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { transcriptionChunkJobSchema } from "@kikitori/shared";
+import { isSpacelessLanguage, type TranscriptSegment, transcriptionChunkJobSchema } from "@kikitori/shared";
 import { parseJobPayload } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
-import type { TranscriptionEngine } from "../engines/index.ts";
-import { chunkProgress, type TranscriptionDeps } from "./transcribe.ts";
+import { cleanSegments, type Span } from "../cleanup.ts";
+import type { EngineSegment, TranscriptionEngine } from "../engines/index.ts";
+import { chunkProgress, languageInUse, type TranscriptionDeps } from "./transcribe.ts";
 
-export interface ChunkDeps extends Pick<TranscriptionDeps, "db" | "store" | "publish" | "logger" | "tmpDir"> {
+export interface ChunkDeps extends Pick<TranscriptionDeps, "db" | "store" | "publish" | "logger" | "tmpDir" | "now"> {
   engine: TranscriptionEngine;
   /** Seconds of engine time per chunk, for the engine-time-per-audio-second metric. */
   observeEngine?: (engineSeconds: number, audioSeconds: number) => void;
 }
 
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** An engine's segments (seconds from the chunk's start) placed on the recording's time line. Pure. */
+export function placeSegments(segments: EngineSegment[], chunk: { startSeconds: number; endSeconds: number }) {
+  const length = chunk.endSeconds - chunk.startSeconds;
+  const at = (t: number) => round2(chunk.startSeconds + Math.min(Math.max(0, t), length));
+  return segments.map((s): TranscriptSegment => {
+    const start = at(s.start);
+    // A server that gives plain text only (end 0) covers the chunk.
+    const end = s.end > s.start ? at(s.end) : round2(chunk.endSeconds);
+    return {
+      start,
+      end,
+      text: s.text.trim(),
+      ...(s.words ? { words: s.words.map((w) => ({ start: at(w.start), end: at(w.end), text: w.text })) } : {}),
+    };
+  });
+}
+
 /**
- * One chunk (QUEUES.transcriptionChunk): fetch its WAV, run the engine, store the text. A chunk that
- * is already done is not transcribed again. Then the job's progress rises with the share of chunks done.
+ * One chunk (QUEUES.transcriptionChunk): fetch its WAV, run the engine in the job's audio language,
+ * drop what Whisper invents (cleanup.ts), store the timed segments. A chunk that is already done is
+ * not transcribed again (a re-run after a crash). Then every finished chunk whose predecessors are
+ * out goes out as live text, in order, and the job's progress rises with the audio done.
  */
 export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: number; chars: number }> {
   const p = parseJobPayload(transcriptionChunkJobSchema, job.data);
@@ -24,10 +46,18 @@ export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: 
     where: { jobId_index: { jobId: p.jobId, index: p.index } },
   });
   if (!chunk) return { index: p.index, chars: 0 };
+  let text = chunk.text ?? "";
   if (!chunk.doneAt) {
     const row = await deps.db.transcriptionJob.findUnique({
       where: { id: p.jobId },
-      select: { language: true, model: true, interviewer: true, interviewee: true, status: true },
+      select: {
+        audioLanguage: true,
+        detectedLanguage: true,
+        model: true,
+        interviewer: true,
+        interviewee: true,
+        status: true,
+      },
     });
     if (!row || row.status === "failed") return { index: p.index, chars: 0 };
     const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-chunk-"));
@@ -36,39 +66,113 @@ export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: 
       await pipeline(await deps.store.get(chunk.objectKey), createWriteStream(wav));
       const t0 = process.hrtime.bigint();
       const names = [row.interviewer, row.interviewee].filter(Boolean).join(", ");
-      const text = await deps.engine.transcribe(wav, {
-        language: row.language,
+      const language = languageInUse(row);
+      const result = await deps.engine.transcribe(wav, {
+        language,
         fileType: row.model,
-        prompt: names ? `Speakers: ${names}.` : undefined,
+        prompt: names ? `${names}.` : undefined,
       });
       const engineSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
       deps.observeEngine?.(engineSeconds, chunk.endSeconds - chunk.startSeconds);
+      const speech = Array.isArray(chunk.speech) ? (chunk.speech as unknown as Span[]) : null;
+      const segments = cleanSegments(placeSegments(result.segments, chunk), speech);
+      text = segments.map((s) => s.text).join(isSpacelessLanguage(result.language ?? language) ? "" : " ");
       await deps.db.transcriptChunk.updateMany({
         where: { jobId: p.jobId, index: p.index, doneAt: null },
-        data: { text, engineSeconds, doneAt: new Date() },
+        data: { text, segments, engineSeconds, doneAt: new Date() },
       });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  const [done, total] = await Promise.all([
-    deps.db.transcriptChunk.count({ where: { jobId: p.jobId, doneAt: { not: null } } }),
-    deps.db.transcriptChunk.count({ where: { jobId: p.jobId } }),
-  ]);
-  const progress = chunkProgress(done, total);
-  // Progress only rises, whatever order the chunks finish in.
-  const updated = await deps.db.$executeRawUnsafe(
-    `UPDATE "transcription_jobs" SET "transcription_progress" = $2, "updated_at" = now()
-     WHERE "id" = $1::uuid AND "transcription_progress" < $2 AND "status" = 'transcribing'`,
-    p.jobId,
-    progress,
+  await publishReadyChunks(deps, p);
+  return { index: p.index, chars: text.length };
+}
+
+/**
+ * Sends the live text of every finished chunk whose predecessors were all sent, in chunk order, and
+ * marks it sent (published_at); raises the job's progress with the audio done. The job row is locked
+ * and the messages go out inside the transaction, so two workers finishing neighbouring chunks at
+ * once cannot send them out of order. A worker killed between sending and committing leaves the mark
+ * unset and the chunk goes out again, identical: at least once, always in order.
+ */
+async function publishReadyChunks(
+  deps: ChunkDeps,
+  p: { jobId: string; userId: string; correlationId?: string },
+): Promise<void> {
+  const now = (deps.now ?? (() => new Date()))();
+  await deps.db.$transaction(
+    async (tx) => {
+      const [job] = await tx.$queryRawUnsafe<
+        Array<{
+          status: string;
+          duration: number;
+          started: Date | null;
+          audio_language: string;
+          detected_language: string | null;
+        }>
+      >(
+        `SELECT "status", "duration_seconds" AS duration, "transcription_started_at" AS started,
+                "audio_language", "detected_language"
+         FROM "transcription_jobs" WHERE "id" = $1::uuid FOR UPDATE`,
+        p.jobId,
+      );
+      if (job?.status !== "transcribing") return;
+      const chunks = await tx.transcriptChunk.findMany({
+        where: { jobId: p.jobId },
+        orderBy: { index: "asc" },
+        select: { index: true, startSeconds: true, endSeconds: true, segments: true, doneAt: true, publishedAt: true },
+      });
+      const work = (c: (typeof chunks)[number]) => c.endSeconds - c.startSeconds;
+      const total = chunks.reduce((t, c) => t + work(c), 0);
+      const done = chunks.filter((c) => c.doneAt).reduce((t, c) => t + work(c), 0);
+      const ready: typeof chunks = [];
+      for (const c of chunks) {
+        if (!c.doneAt) break;
+        if (!c.publishedAt) ready.push(c);
+      }
+      const elapsed = job.started ? (now.getTime() - job.started.getTime()) / 1000 : 0;
+      const eta = done > 0 && elapsed > 0 ? Math.round((elapsed * (total - done)) / done) : null;
+      const language = job.detected_language ?? (job.audio_language === "auto" ? null : job.audio_language);
+      const lastIndex = chunks.length - 1;
+      if (ready.length > 0) {
+        await tx.transcriptChunk.updateMany({
+          where: { jobId: p.jobId, index: { in: ready.map((c) => c.index) } },
+          data: { publishedAt: now },
+        });
+        for (const c of ready) {
+          await deps.publish({
+            userId: p.userId,
+            correlationId: p.correlationId,
+            event: {
+              type: "segments",
+              jobId: p.jobId,
+              chunkIndex: c.index,
+              segments: Array.isArray(c.segments) ? (c.segments as TranscriptSegment[]) : [],
+              audioSecondsDone: round2(c.index === lastIndex ? job.duration : c.endSeconds),
+              audioSecondsTotal: round2(job.duration),
+              etaSeconds: eta,
+              language,
+            },
+          });
+        }
+      }
+      // Progress only rises, whatever order the chunks finish in.
+      const progress = chunkProgress(done, total);
+      const updated = await tx.$executeRawUnsafe(
+        `UPDATE "transcription_jobs" SET "transcription_progress" = $2, "updated_at" = now()
+         WHERE "id" = $1::uuid AND "transcription_progress" < $2`,
+        p.jobId,
+        progress,
+      );
+      if (updated === 1) {
+        await deps.publish({
+          userId: p.userId,
+          correlationId: p.correlationId,
+          event: { jobId: p.jobId, status: "Transcription in progress", transcriptionProgress: progress },
+        });
+      }
+    },
+    { timeout: 15_000 },
   );
-  if (updated === 1) {
-    await deps.publish({
-      userId: p.userId,
-      correlationId: p.correlationId,
-      event: { jobId: p.jobId, status: "Transcription in progress", transcriptionProgress: progress },
-    });
-  }
-  return { index: p.index, chars: chunk.text?.length ?? 0 };
 }

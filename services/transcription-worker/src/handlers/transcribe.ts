@@ -5,9 +5,11 @@ import { pipeline } from "node:stream/promises";
 import {
   AppError,
   type CorrectionJob,
+  isSpacelessLanguage,
   type ProgressEnvelope,
   type TranscriptionChunkJob,
   type TranscriptionJob,
+  type TranscriptSegment,
   transcriptionChunkJobSchema,
   transcriptionJobSchema,
 } from "@kikitori/shared";
@@ -21,7 +23,9 @@ import {
   parseJobPayload,
 } from "@kikitori/shared/server";
 import { type Job, WaitingChildrenError } from "bullmq";
-import { cutWav, decodeAndFindSilences, planChunks } from "../audio.ts";
+import { cutWav, decodeToWav } from "../audio.ts";
+import type { TranscriptionEngine } from "../engines/index.ts";
+import { detectSpeech, planSpeechChunks } from "../vad.ts";
 
 /** Everything the transcription pipeline touches, injected so tests can pass their own. */
 export interface TranscriptionDeps {
@@ -34,6 +38,8 @@ export interface TranscriptionDeps {
   addChunkJobs: (parent: Job, chunks: TranscriptionChunkJob[]) => Promise<void>;
   /** Enqueues the correction job (deduplicated by job id). */
   enqueueCorrection: (payload: CorrectionJob) => Promise<void>;
+  /** The speech engine: its name goes on the job, and it detects the language once when asked for "auto". */
+  engine: Pick<TranscriptionEngine, "name" | "detectLanguage">;
   chunkSeconds: number;
   tmpDir: string;
   now?: () => Date;
@@ -45,10 +51,33 @@ export const chunkKey = (userId: string, jobId: string, index: number) =>
   `users/${userId}/jobs/${jobId}/chunk-${index}.wav`;
 export const chunkJobId = (jobId: string, index: number) => `${jobId}-c${index}`;
 
-/** Transcription progress while chunks finish: 5 at the start, rising to 99 (100 is "complete"). */
+/**
+ * Transcription progress while chunks finish (`done` of `total`: seconds of chunk audio): 5 at the
+ * start, rising to 99 (100 is "complete").
+ */
 export function chunkProgress(done: number, total: number): number {
   if (total <= 0) return 5;
   return Math.min(99, 5 + Math.floor((94 * done) / total));
+}
+
+/** The audio language in use: the detected one, else the one asked for ("auto" when neither is known). */
+export const languageInUse = (row: { audioLanguage: string; detectedLanguage: string | null }) =>
+  row.detectedLanguage ?? row.audioLanguage;
+
+/** A job's transcript from its chunks' segments, in order (no space between chunks of ja, zh, th, …). */
+export function joinSegments(
+  chunks: Array<{ segments: unknown }>,
+  language: string,
+): {
+  segments: TranscriptSegment[];
+  text: string;
+} {
+  const segments = chunks.flatMap((c) => (Array.isArray(c.segments) ? (c.segments as TranscriptSegment[]) : []));
+  const text = segments
+    .map((s) => s.text.trim())
+    .filter(Boolean)
+    .join(isSpacelessLanguage(language) ? "" : " ");
+  return { segments, text };
 }
 
 /**
@@ -80,7 +109,12 @@ export async function processTranscription(
   if (row.status === "queued") {
     await deps.db.transcriptionJob.updateMany({
       where: { id: p.jobId, status: "queued" },
-      data: { status: "transcribing", transcriptionStartedAt: started, transcriptionProgress: 5 },
+      data: {
+        status: "transcribing",
+        transcriptionStartedAt: started,
+        transcriptionProgress: 5,
+        transcriptionEngine: deps.engine.name,
+      },
     });
     await deps.publish({
       userId: p.userId,
@@ -91,7 +125,7 @@ export async function processTranscription(
 
   let chunks = await deps.db.transcriptChunk.findMany({ where: { jobId: p.jobId }, orderBy: { index: "asc" } });
   if (chunks.length === 0 || chunks.length !== row.chunkCount) {
-    await splitIntoChunks(deps, p, row.audioKey, log);
+    await splitIntoChunks(deps, p, row, log);
     chunks = await deps.db.transcriptChunk.findMany({ where: { jobId: p.jobId }, orderBy: { index: "asc" } });
   }
 
@@ -110,10 +144,11 @@ export async function processTranscription(
   }
 
   // All chunks done: the transcript, the time taken (fixed once), usage charged once.
-  const transcription = chunks
-    .map((c) => (c.text ?? "").trim())
-    .filter(Boolean)
-    .join(" ");
+  const langRow = await deps.db.transcriptionJob.findUniqueOrThrow({
+    where: { id: p.jobId },
+    select: { audioLanguage: true, detectedLanguage: true },
+  });
+  const { segments, text: transcription } = joinSegments(chunks, languageInUse(langRow));
   const doneAt = row.transcriptionDoneAt ?? now();
   const transcriptionTime = Math.round(((doneAt.getTime() - started.getTime()) / 1000) * 100) / 100;
   await chargeSecondsOnce(deps.db, p.userId, row.durationSeconds, `transcription:${p.jobId}`);
@@ -122,6 +157,7 @@ export async function processTranscription(
     data: {
       status: "correcting",
       transcription,
+      segments,
       transcriptionTime,
       transcriptionDoneAt: doneAt,
       transcriptionProgress: 100,
@@ -144,36 +180,64 @@ export async function processTranscription(
   return { transcription, transcriptionTime };
 }
 
+/**
+ * Decodes the recording, finds its speech (Silero VAD) and cuts it into chunks of at most
+ * `chunkSeconds` at speech boundaries, leaving long silences out (never transcribed, so Whisper has
+ * nothing to invent text over). With "auto", the language is detected once here, on the chunk with
+ * the most speech (a short clip is where Whisper guesses wrong), and every chunk then uses it.
+ */
 async function splitIntoChunks(
   deps: TranscriptionDeps,
   p: TranscriptionJob,
-  audioKey: string,
+  row: { audioKey: string; audioLanguage: string; detectedLanguage: string | null },
   log: Logger,
 ): Promise<void> {
   const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-tx-"));
   try {
     const src = path.join(dir, "source");
-    await pipeline(await deps.store.get(audioKey), createWriteStream(src));
+    await pipeline(await deps.store.get(row.audioKey), createWriteStream(src));
     const wav = path.join(dir, "audio.wav");
-    const { silences, duration } = await decodeAndFindSilences(src, wav);
-    const plan = planChunks(duration, silences, deps.chunkSeconds);
-    if (plan.length === 0)
-      throw new AppError("UNSUPPORTED_AUDIO", "The recording contains no audio", { retryable: false });
+    const { duration } = await decodeToWav(src, wav);
+    const speech = await detectSpeech(wav);
+    const plan = planSpeechChunks(speech, duration, { target: deps.chunkSeconds });
+    if (plan.length === 0) {
+      throw new AppError("NO_SPEECH", "No speech was found in the recording", { retryable: false });
+    }
     const rows = [];
+    const files: string[] = [];
     for (const [index, c] of plan.entries()) {
       const file = path.join(dir, `chunk-${index}.wav`);
       await cutWav(wav, c.start, c.end, file);
+      files.push(file);
       const key = chunkKey(p.userId, p.jobId, index);
       const { size } = await stat(file);
       await deps.store.put(key, createReadStream(file), size, "audio/wav");
-      rows.push({ jobId: p.jobId, index, startSeconds: c.start, endSeconds: c.end, objectKey: key });
+      rows.push({
+        jobId: p.jobId,
+        index,
+        startSeconds: c.start,
+        endSeconds: c.end,
+        objectKey: key,
+        speech: c.speech.map(({ start, end }) => ({ start, end })),
+      });
+    }
+    let detected = row.detectedLanguage;
+    if (row.audioLanguage === "auto" && !detected && deps.engine.detectLanguage) {
+      const speechOf = (c: (typeof plan)[number]) => c.speech.reduce((t, s) => t + (s.end - s.start), 0);
+      const richest = plan.reduce((best, c, i) => (speechOf(c) > speechOf(plan[best]) ? i : best), 0);
+      detected = await deps.engine.detectLanguage(files[richest]);
+      log.info({ detected, chunk: richest }, "audio language detected");
     }
     await deps.db.$transaction([
       deps.db.transcriptChunk.deleteMany({ where: { jobId: p.jobId, doneAt: null } }),
       deps.db.transcriptChunk.createMany({ data: rows, skipDuplicates: true }),
-      deps.db.transcriptionJob.update({ where: { id: p.jobId }, data: { chunkCount: rows.length } }),
+      deps.db.transcriptionJob.update({
+        where: { id: p.jobId },
+        data: { chunkCount: rows.length, detectedLanguage: detected },
+      }),
     ]);
-    log.info({ chunks: rows.length, duration, silences: silences.length }, "audio split");
+    const speechSeconds = speech.reduce((t, s) => t + (s.end - s.start), 0);
+    log.info({ chunks: rows.length, duration, speechSeconds: Math.round(speechSeconds) }, "audio split");
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

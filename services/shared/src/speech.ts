@@ -1,0 +1,203 @@
+import { z } from "zod";
+
+/**
+ * The audio languages Whisper knows (whisper.cpp's table, same order: the index is Whisper's language
+ * id). The web app names them with `Intl.DisplayNames` in the interface language; the English names
+ * here are for logs and the API description.
+ */
+export const WHISPER_LANGUAGES = [
+  ["en", "English"],
+  ["zh", "Chinese"],
+  ["de", "German"],
+  ["es", "Spanish"],
+  ["ru", "Russian"],
+  ["ko", "Korean"],
+  ["fr", "French"],
+  ["ja", "Japanese"],
+  ["pt", "Portuguese"],
+  ["tr", "Turkish"],
+  ["pl", "Polish"],
+  ["ca", "Catalan"],
+  ["nl", "Dutch"],
+  ["ar", "Arabic"],
+  ["sv", "Swedish"],
+  ["it", "Italian"],
+  ["id", "Indonesian"],
+  ["hi", "Hindi"],
+  ["fi", "Finnish"],
+  ["vi", "Vietnamese"],
+  ["he", "Hebrew"],
+  ["uk", "Ukrainian"],
+  ["el", "Greek"],
+  ["ms", "Malay"],
+  ["cs", "Czech"],
+  ["ro", "Romanian"],
+  ["da", "Danish"],
+  ["hu", "Hungarian"],
+  ["ta", "Tamil"],
+  ["no", "Norwegian"],
+  ["th", "Thai"],
+  ["ur", "Urdu"],
+  ["hr", "Croatian"],
+  ["bg", "Bulgarian"],
+  ["lt", "Lithuanian"],
+  ["la", "Latin"],
+  ["mi", "Maori"],
+  ["ml", "Malayalam"],
+  ["cy", "Welsh"],
+  ["sk", "Slovak"],
+  ["te", "Telugu"],
+  ["fa", "Persian"],
+  ["lv", "Latvian"],
+  ["bn", "Bengali"],
+  ["sr", "Serbian"],
+  ["az", "Azerbaijani"],
+  ["sl", "Slovenian"],
+  ["kn", "Kannada"],
+  ["et", "Estonian"],
+  ["mk", "Macedonian"],
+  ["br", "Breton"],
+  ["eu", "Basque"],
+  ["is", "Icelandic"],
+  ["hy", "Armenian"],
+  ["ne", "Nepali"],
+  ["mn", "Mongolian"],
+  ["bs", "Bosnian"],
+  ["kk", "Kazakh"],
+  ["sq", "Albanian"],
+  ["sw", "Swahili"],
+  ["gl", "Galician"],
+  ["mr", "Marathi"],
+  ["pa", "Punjabi"],
+  ["si", "Sinhala"],
+  ["km", "Khmer"],
+  ["sn", "Shona"],
+  ["yo", "Yoruba"],
+  ["so", "Somali"],
+  ["af", "Afrikaans"],
+  ["oc", "Occitan"],
+  ["ka", "Georgian"],
+  ["be", "Belarusian"],
+  ["tg", "Tajik"],
+  ["sd", "Sindhi"],
+  ["gu", "Gujarati"],
+  ["am", "Amharic"],
+  ["yi", "Yiddish"],
+  ["lo", "Lao"],
+  ["uz", "Uzbek"],
+  ["fo", "Faroese"],
+  ["ht", "Haitian Creole"],
+  ["ps", "Pashto"],
+  ["tk", "Turkmen"],
+  ["nn", "Nynorsk"],
+  ["mt", "Maltese"],
+  ["sa", "Sanskrit"],
+  ["lb", "Luxembourgish"],
+  ["my", "Myanmar"],
+  ["bo", "Tibetan"],
+  ["tl", "Tagalog"],
+  ["mg", "Malagasy"],
+  ["as", "Assamese"],
+  ["tt", "Tatar"],
+  ["haw", "Hawaiian"],
+  ["ln", "Lingala"],
+  ["ha", "Hausa"],
+  ["ba", "Bashkir"],
+  ["jw", "Javanese"],
+  ["su", "Sundanese"],
+  ["yue", "Cantonese"],
+] as const;
+
+export type AudioLanguageCode = (typeof WHISPER_LANGUAGES)[number][0];
+export const AUDIO_LANGUAGE_CODES: readonly AudioLanguageCode[] = WHISPER_LANGUAGES.map(([code]) => code);
+/** "Detect automatically": Whisper detects the language once, on the longest stretch of speech. */
+export const AUTO_LANGUAGE = "auto";
+export type AudioLanguage = AudioLanguageCode | typeof AUTO_LANGUAGE;
+
+/** BCP-47 tags Whisper spells differently (`jw` is Javanese, ISO `jv`; Hebrew was once `iw`). */
+const ALIASES: Record<string, AudioLanguageCode> = { jv: "jw", iw: "he", nb: "no", fil: "tl" };
+
+/**
+ * The audio language of a tag: "auto", a Whisper code ("ja"), or a BCP-47 tag with a region or
+ * script ("pt-BR" → pt, "zh-Hant" → zh, "yue-HK" → yue). Null when Whisper does not know it.
+ */
+export function parseAudioLanguage(value: string | null | undefined): AudioLanguage | null {
+  const v = (value ?? "").trim().toLowerCase();
+  if (!v) return null;
+  if (v === AUTO_LANGUAGE) return AUTO_LANGUAGE;
+  const base = v.split(/[-_]/)[0];
+  if ((AUDIO_LANGUAGE_CODES as readonly string[]).includes(base)) return base as AudioLanguageCode;
+  return ALIASES[base] ?? null;
+}
+
+export const audioLanguageSchema = z
+  .string()
+  .max(35)
+  .transform((v, ctx) => {
+    const lang = parseAudioLanguage(v);
+    if (!lang) {
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown audio language "${v.slice(0, 35)}": use "auto" or a Whisper language code (en, ja, de, …)`,
+      });
+      return z.NEVER;
+    }
+    return lang;
+  });
+
+/** One timed piece of the transcript, in seconds of the whole recording. */
+export const transcriptWordSchema = z.object({ start: z.number(), end: z.number(), text: z.string() });
+export const transcriptSegmentSchema = z.object({
+  start: z.number().min(0),
+  end: z.number().min(0),
+  text: z.string(),
+  /** Word timings, where the engine gives them. */
+  words: z.array(transcriptWordSchema).optional(),
+});
+export type TranscriptSegment = z.infer<typeof transcriptSegmentSchema>;
+
+export const SPEECH_ENGINES = ["whisper", "pocketsphinx", "openai"] as const;
+export type SpeechEngineName = (typeof SPEECH_ENGINES)[number];
+
+/**
+ * What the transcription workers can do right now (published by each worker at start and kept fresh
+ * in Redis; read by the gateway for GET /api/speech and the upload check). `languages` is "all" or
+ * the list of audio languages the engine takes. `notice` is set when the engine in use is not the one
+ * asked for (e.g. no Whisper model could be had, so English falls back to pocketsphinx).
+ */
+export const speechStatusSchema = z.object({
+  available: z.boolean(),
+  engine: z.enum(SPEECH_ENGINES).nullable(),
+  /** Model in use ("base", "whisper-1", "en-us"), where the engine has one. */
+  model: z.string().nullable(),
+  languages: z.union([z.literal("all"), z.array(z.string())]),
+  notice: z
+    .object({
+      code: z.enum(["SPEECH_FALLBACK_ROUGH"]),
+      /** The setting that would fix it (e.g. WHISPER_MODEL / MODELS_DIR). */
+      setting: z.string(),
+      /** Why the preferred engine is not in use, in English (for logs and operators). */
+      reason: z.string(),
+    })
+    .nullable(),
+});
+export type SpeechStatus = z.infer<typeof speechStatusSchema>;
+
+export const SPEECH_STATUS_UNKNOWN: SpeechStatus = {
+  available: false,
+  engine: null,
+  model: null,
+  languages: "all",
+  notice: null,
+};
+
+/** True when `status` says the engine cannot take recordings in `language`. */
+export function speechRefuses(status: SpeechStatus, language: AudioLanguage): boolean {
+  if (!status.available || status.languages === "all" || language === AUTO_LANGUAGE) return false;
+  return !status.languages.includes(language);
+}
+
+/** Languages written without spaces between words (their pieces join without a space). */
+const SPACELESS = new Set(["ja", "zh", "yue", "th", "lo", "km", "my", "bo"]);
+export const isSpacelessLanguage = (language: string | null | undefined): boolean =>
+  SPACELESS.has((language ?? "").toLowerCase().split(/[-_]/)[0]);

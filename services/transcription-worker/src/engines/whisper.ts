@@ -1,0 +1,249 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { AppError } from "@kikitori/shared";
+import type { EngineResult, TranscribeOptions, TranscriptionEngine } from "./port.ts";
+
+const CHILD = path.join(import.meta.dirname, "whisper-child.ts");
+
+export interface WhisperEngineOptions {
+  /** ggml model file (checked against its SHA-1 by the model manager before it gets here). */
+  modelPath: string;
+  /** Name shown on jobs: "whisper:<model>". */
+  modelName: string;
+  /** Processes, each with one loaded model (CHUNK_CONCURRENCY). */
+  processes: number;
+  /** Threads per process (WHISPER_THREADS). */
+  threads: number;
+  /** A chunk taking longer than this is killed and fails (retried by the queue). */
+  timeoutMs: number;
+  /** Decoded tokens per window, 0 = whisper.cpp's default (benchmarks cap it). */
+  maxTokens?: number;
+}
+
+interface ChildMessage {
+  type: "ready" | "fatal" | "result" | "error";
+  id?: number;
+  message?: string;
+  segments?: EngineResult["segments"];
+  language?: string | null;
+  info?: { multilingual: boolean };
+}
+
+interface Pending {
+  id: number;
+  resolve: (r: { segments: EngineResult["segments"]; language: string | null }) => void;
+  reject: (err: Error) => void;
+}
+
+/** One forked whisper-child process with its model loaded; runs one request at a time. */
+class WhisperProcess {
+  private child: ChildProcess | null = null;
+  private ready: Promise<void> | null = null;
+  private pending: Pending | null = null;
+  private nextId = 1;
+  busy = false;
+  /** What the loaded model is (multilingual or English-only), once loaded. */
+  info: { multilingual: boolean } | null = null;
+
+  constructor(private readonly opts: WhisperEngineOptions) {}
+
+  private start(): Promise<void> {
+    const child = fork(CHILD, [], {
+      execArgv: ["--import", "tsx"],
+      env: {
+        ...process.env,
+        WHISPER_CHILD_MODEL: this.opts.modelPath,
+        WHISPER_CHILD_THREADS: String(this.opts.threads),
+        WHISPER_CHILD_MAX_TOKENS: String(this.opts.maxTokens ?? 0),
+      },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      serialization: "advanced",
+    });
+    this.child = child;
+    let stderr = "";
+    child.stderr?.on("data", (b: Buffer) => {
+      stderr = (stderr + b.toString()).slice(-4000);
+    });
+    return new Promise<void>((resolve, reject) => {
+      child.on("message", (msg: ChildMessage) => {
+        if (msg.type === "ready") {
+          this.info = msg.info ?? null;
+          resolve();
+        } else if (msg.type === "fatal") reject(new Error(msg.message));
+        else if ((msg.type === "result" || msg.type === "error") && this.pending && this.pending.id === msg.id) {
+          const p = this.pending;
+          this.pending = null;
+          if (msg.type === "result") p.resolve({ segments: msg.segments ?? [], language: msg.language ?? null });
+          else p.reject(new Error(`whisper: ${msg.message}`));
+        }
+      });
+      child.on("exit", (code, signal) => {
+        const why = `whisper process ended (${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`;
+        reject(new Error(why));
+        if (this.child !== child) return; // killed on purpose: kill() settled everything already
+        this.child = null;
+        this.ready = null;
+        const p = this.pending;
+        this.pending = null;
+        p?.reject(new AppError("TRANSCRIPTION_FAILED", why, { retryable: true }));
+      });
+    });
+  }
+
+  /** Loads the model (once per process life). */
+  async ensureReady(): Promise<void> {
+    if (!this.ready) {
+      this.ready = this.start();
+      this.ready.catch(() => {
+        this.ready = null;
+      });
+    }
+    await this.ready;
+  }
+
+  async run(
+    req: { wavPath: string; language: string; prompt?: string; detectOnly?: boolean },
+    signal?: AbortSignal,
+  ): Promise<{ segments: EngineResult["segments"]; language: string | null }> {
+    await this.ensureReady();
+    const child = this.child;
+    if (!child) throw new AppError("TRANSCRIPTION_FAILED", "whisper process not running", { retryable: true });
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(
+          new AppError("TRANSCRIPTION_FAILED", `whisper took longer than ${this.opts.timeoutMs} ms on one chunk`, {
+            retryable: true,
+          }),
+        );
+        this.kill();
+      }, this.opts.timeoutMs);
+      const onAbort = () => {
+        reject(new AppError("TRANSCRIPTION_FAILED", "transcription cancelled", { retryable: true }));
+        this.kill();
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      this.pending = {
+        id,
+        resolve: (r) => {
+          done();
+          resolve(r);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
+      };
+      child.send({ type: "run", id, ...req });
+    });
+  }
+
+  /**
+   * Stops the work now (SIGKILL: native code cannot be interrupted any other way). The process is
+   * forgotten at once, so the next request starts a fresh one instead of talking to a dying one.
+   */
+  kill(): void {
+    const child = this.child;
+    this.child = null;
+    this.ready = null;
+    const p = this.pending;
+    this.pending = null;
+    child?.kill("SIGKILL");
+    p?.reject(new AppError("TRANSCRIPTION_FAILED", "whisper process stopped", { retryable: true }));
+  }
+}
+
+/**
+ * Embedded whisper.cpp (ggml models, ~100 languages, timed segments) through `@napi-rs/whisper`,
+ * whose prebuilt linux-x64 binary is compiled with AVX/AVX2/FMA/F16C (docs/decisions/0015). Each of
+ * `processes` child processes holds one loaded model and runs one chunk at a time with `threads`
+ * threads; a chunk past `timeoutMs`, an aborted one and shutdown kill the process (the next request
+ * starts a new one).
+ */
+export class WhisperEngine implements TranscriptionEngine {
+  readonly kind = "whisper" as const;
+  readonly name: string;
+  /** Every language, but English alone for the `.en` models (known once the model loaded). */
+  languages: "all" | readonly string[] = "all";
+  private readonly pool: WhisperProcess[];
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(opts: WhisperEngineOptions) {
+    this.name = `whisper:${opts.modelName}`;
+    this.pool = Array.from({ length: Math.max(1, opts.processes) }, () => new WhisperProcess(opts));
+  }
+
+  /** Loads the model in one process: a corrupt or wrong file fails here, at start, not on a job. */
+  async check(): Promise<void> {
+    const cpu = cpuProblem();
+    if (cpu) throw new Error(cpu);
+    await this.pool[0].ensureReady();
+    if (this.pool[0].info && !this.pool[0].info.multilingual) this.languages = ["en"];
+  }
+
+  private async acquire(): Promise<WhisperProcess> {
+    for (;;) {
+      const free = this.pool.find((p) => !p.busy);
+      if (free) {
+        free.busy = true;
+        return free;
+      }
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  private release(p: WhisperProcess): void {
+    p.busy = false;
+    this.waiters.shift()?.();
+  }
+
+  private async use<T>(fn: (p: WhisperProcess) => Promise<T>): Promise<T> {
+    const p = await this.acquire();
+    try {
+      return await fn(p);
+    } finally {
+      this.release(p);
+    }
+  }
+
+  async transcribe(wavPath: string, opts: TranscribeOptions): Promise<EngineResult> {
+    return this.use((p) => p.run({ wavPath, language: opts.language, prompt: opts.prompt }, opts.signal));
+  }
+
+  async detectLanguage(wavPath: string, opts: { signal?: AbortSignal } = {}): Promise<string | null> {
+    const r = await this.use((p) => p.run({ wavPath, language: "auto", detectOnly: true }, opts.signal));
+    return r.language;
+  }
+
+  async close(): Promise<void> {
+    for (const p of this.pool) p.kill();
+  }
+}
+
+/**
+ * Why this CPU cannot run the prebuilt whisper binary (it uses AVX, AVX2, FMA and F16C: on a CPU
+ * without them it would die of an illegal instruction), or null. Only x86-64 Linux is checked.
+ */
+export function cpuProblem(cpuinfo = readCpuinfo(), arch = os.arch()): string | null {
+  if (arch !== "x64" || cpuinfo === null) return null;
+  const flags = new Set((/^flags\s*:(.*)$/m.exec(cpuinfo)?.[1] ?? "").trim().split(/\s+/));
+  const missing = ["avx", "avx2", "fma", "f16c"].filter((f) => !flags.has(f));
+  return missing.length
+    ? `this CPU lacks ${missing.join(", ")}, which the embedded Whisper build needs; use TRANSCRIPTION_ENGINE=openai with a speech server, or a machine with AVX2`
+    : null;
+}
+
+function readCpuinfo(): string | null {
+  try {
+    return readFileSync("/proc/cpuinfo", "utf8");
+  } catch {
+    return null;
+  }
+}
