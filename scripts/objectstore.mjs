@@ -1,22 +1,40 @@
-// The embedded S3-compatible object store (s3rver) used by `npm start` when S3_ENDPOINT is not set.
-// Data lives under var/s3 and survives restarts. Production points S3_ENDPOINT at MinIO or S3.
-import { mkdirSync } from "node:fs";
-import S3rver from "s3rver";
+// The embedded S3-compatible object store (s3rver behind a Signature V4 check, scripts/lib/embedded-s3.ts)
+// used by `npm start` when S3_ENDPOINT is not set; run with `node --import tsx`. Data lives under
+// var/s3 and survives restarts. Every request must be signed with S3_ACCESS_KEY / S3_SECRET_KEY (or
+// their _FILE twins: `npm start` makes var/s3-access-key and var/s3-secret-key once); anonymous
+// requests are refused. Production points S3_ENDPOINT at MinIO or S3.
+import { mkdirSync, readFileSync } from "node:fs";
+import { startEmbeddedS3 } from "./lib/embedded-s3.ts";
+
+const secret = (name) => {
+  const v =
+    process.env[name] || (process.env[`${name}_FILE`] && readFileSync(process.env[`${name}_FILE`], "utf8").trim());
+  if (!v) {
+    console.error(`objectstore: ${name} (or ${name}_FILE) is required: anonymous access is not offered`);
+    process.exit(1);
+  }
+  return v;
+};
 
 const port = Number(process.env.EMBEDDED_S3_PORT ?? 9000);
 const directory = process.env.EMBEDDED_S3_DIR ?? "var/s3";
 const bucket = process.env.S3_BUCKET ?? "kikitori";
 mkdirSync(directory, { recursive: true });
-const server = new S3rver({
+const server = await startEmbeddedS3({
   port,
   address: "127.0.0.1",
-  silent: true,
   directory,
-  configureBuckets: [{ name: bucket }],
+  buckets: [bucket],
+  accessKey: secret("S3_ACCESS_KEY"),
+  secretKey: secret("S3_SECRET_KEY"),
 });
-await server.run();
 console.log(
-  JSON.stringify({ level: 30, service: "objectstore", msg: `s3rver listening on 127.0.0.1:${port}`, directory }),
+  JSON.stringify({
+    level: 30,
+    service: "objectstore",
+    msg: `s3rver listening on 127.0.0.1:${port} (signed requests only)`,
+    directory,
+  }),
 );
 const stop = async () => {
   await server.close();

@@ -63,6 +63,10 @@ export async function startCluster(opts: { logLevel?: string; env?: Record<strin
     WEB_DIST_DIR: "web/dist",
     RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: "100000",
     RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN: "100000",
+    LOGIN_FAILURES_PER_SOURCE: "100000",
+    LOGIN_FAILURES_PER_ACCOUNT_SOURCE: "100000",
+    LOGIN_SLOWDOWN_AFTER: "100000",
+    UPLOADS_IN_FLIGHT_PER_USER: "100",
     ...opts.env,
   };
   const signer = new TokenSigner(jwtSecret, 3600);

@@ -38,6 +38,8 @@ export async function startTestGateway(
     REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
     REDIS_PREFIX: prefix,
     S3_ENDPOINT: process.env.S3_ENDPOINT!,
+    S3_ACCESS_KEY: process.env.S3_ACCESS_KEY!,
+    S3_SECRET_KEY: process.env.S3_SECRET_KEY!,
     S3_BUCKET: `b-${prefix}`.toLowerCase().slice(0, 60),
     PORT: String(listenPort),
     ...(listenPort ? { PUBLIC_URL: `http://127.0.0.1:${listenPort}` } : {}),
@@ -45,6 +47,9 @@ export async function startTestGateway(
     WEB_DIST_DIR: "web/dist",
     RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: "1000",
     RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN: "1000",
+    LOGIN_FAILURES_PER_SOURCE: "1000",
+    LOGIN_FAILURES_PER_ACCOUNT_SOURCE: "1000",
+    LOGIN_SLOWDOWN_AFTER: "1000",
     ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
     ...opts.env,
   };

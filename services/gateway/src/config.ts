@@ -47,7 +47,30 @@ export const gatewayEnv = z
     RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: envInt(30, 1),
     /** Per-e-mail limit for login/register/password-reset calls, per 15 minutes. */
     RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN: envInt(10, 1),
+    /**
+     * Login lock-out resistance (README "Security"): wrong passwords are counted per account and per
+     * source address. A source with this many failures in 15 minutes is refused (429) for the rest of
+     * the window, on every account; so is one source on one account after LOGIN_FAILURES_PER_ACCOUNT_SOURCE.
+     * Failures for an account from everywhere only slow its logins down (LOGIN_SLOWDOWN_*), they never
+     * refuse the right password from another source.
+     */
+    LOGIN_FAILURES_PER_SOURCE: envInt(20, 1),
+    LOGIN_FAILURES_PER_ACCOUNT_SOURCE: envInt(10, 1),
+    /** Failures for one account (any source, 15 minutes) before its logins are slowed down. */
+    LOGIN_SLOWDOWN_AFTER: envInt(5, 1),
+    /** The longest added wait per login attempt of a slowed-down account. */
+    LOGIN_SLOWDOWN_MAX_MS: envInt(2_000, 0, 30_000),
     TRUST_PROXY: envBool(false),
+    /** An upload whose body sends nothing for this long is answered 408 REQUEST_TIMEOUT. */
+    UPLOAD_IDLE_TIMEOUT_MS: envInt(30_000, 100),
+    /** The longest an upload's body may take to arrive (408 REQUEST_TIMEOUT after). */
+    UPLOAD_TIMEOUT_MS: envInt(600_000, 500),
+    /** Uploads one user may have in flight at once, across gateways (429 beyond). */
+    UPLOADS_IN_FLIGHT_PER_USER: envInt(2, 1, 100),
+    /** Uploads checked (ffprobe + decode) at once on one gateway; the rest wait their turn. Default: CPUs. */
+    DECODES_PER_GATEWAY: envInt(Math.max(1, os.availableParallelism()), 1, 256),
+    /** Open WebSockets per user on one gateway; a new one beyond closes with 4429. */
+    WS_MAX_SOCKETS_PER_USER: envInt(10, 1, 1000),
     /** How long a summary or title call waits for its worker job before answering 504 GENERATION_TIMEOUT. */
     TEXT_JOB_TIMEOUT_MS: envInt(120_000, 1_000),
     /** Days an uploaded recording is kept; afterwards the audio is deleted and GET /api/audio answers 410. */

@@ -208,8 +208,8 @@ describe("account deletion", () => {
     const { email, uid, session } = await registerAndVerify();
     const store = (await import("@kikitori/shared/server")).createObjectStore({
       S3_ENDPOINT: t.env.S3_ENDPOINT,
-      S3_ACCESS_KEY: "S3RVER",
-      S3_SECRET_KEY: "S3RVER",
+      S3_ACCESS_KEY: t.env.S3_ACCESS_KEY,
+      S3_SECRET_KEY: t.env.S3_SECRET_KEY,
       S3_BUCKET: t.env.S3_BUCKET,
       S3_REGION: "us-east-1",
     });

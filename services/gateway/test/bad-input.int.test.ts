@@ -132,10 +132,10 @@ describe("bad input gets a clear 4xx with a stable code", () => {
 });
 
 describe("rate limits", () => {
-  it("limits login per e-mail and per IP with 429 RATE_LIMITED", async () => {
+  it("limits login failures per account and source, and logins per IP, with 429 RATE_LIMITED", async () => {
     const limited = await startTestGateway({
       smtpUrl: smtp.url,
-      env: { RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN: "3", RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: "6" },
+      env: { LOGIN_FAILURES_PER_ACCOUNT_SOURCE: "3", RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: "6" },
     });
     try {
       const statuses: number[] = [];

@@ -144,7 +144,7 @@ describe("validation: one code per rule, nothing charged", () => {
   it.each([
     ["blank text", { text: "  \n " }, "TEXT_BLANK"],
     ["text over the limit", { text: long }, "TEXT_TOO_LONG"],
-    ["desired length below 1000", { desiredLength: 999 }, "DESIRED_LENGTH_OUT_OF_RANGE"],
+    ["desired length below 100", { desiredLength: 99 }, "DESIRED_LENGTH_OUT_OF_RANGE"],
     ["desired length over 10000", { desiredLength: 10_001 }, "DESIRED_LENGTH_OUT_OF_RANGE"],
     ["desired length over the text's length", { desiredLength: charCount(article) + 1 }, "DESIRED_LENGTH_TOO_LONG"],
     ["no required phrase", { requiredPhrases: ["", " "] }, "REQUIRED_PHRASES_MISSING"],
@@ -223,6 +223,19 @@ describe("generation through the worker", () => {
     });
     expect(run.result).toEqual({ summary });
     expect(await store.stat(textInputKey(uid, run.id))).not.toBeNull();
+    expect(r.body.missingPhrases).toEqual([]);
+  });
+
+  it("summarises a short text to 100 characters and names the required phrase the text lacks", async () => {
+    const { token } = await createUser();
+    const text = article.slice(0, 600);
+    const r = await api(t.url, "POST", "/api/summary/summarize", {
+      token,
+      body: summaryBody({ text, desiredLength: 100, requiredPhrases: ["heat", "quantum physics"] }),
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.missingPhrases).toEqual(["quantum physics"]);
+    expect(r.body.summary).toContain("The discussion also relates to quantum physics.");
   });
 
   it("generates exact counts of titles and headings, one title run charged", async () => {

@@ -15,7 +15,7 @@ export function bearerToken(req: FastifyRequest): string | null {
   return m ? m[1] : null;
 }
 
-/** preHandler: requires a valid ID token and puts its claims on `request.auth`. */
+/** onRequest hook (so a missing token is a 401 before the body is read or validated): requires a valid ID token and puts its claims on `request.auth`. */
 export function requireAuth(signer: TokenSigner) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(req);

@@ -1,4 +1,5 @@
 import {
+  AppError,
   authUserSchema,
   loginBodySchema,
   logoutBodySchema,
@@ -15,7 +16,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponses } from "../errors.ts";
 import { assertUid, requireAuth } from "./guard.ts";
-import type { EmailRateLimiter } from "./limits.ts";
+import type { EmailRateLimiter, LoginThrottle } from "./limits.ts";
 import type { AuthService } from "./service.ts";
 import type { TokenSigner } from "./tokens.ts";
 
@@ -23,6 +24,7 @@ export interface AuthRoutesOptions {
   auth: AuthService;
   signer: TokenSigner;
   emailLimiter: EmailRateLimiter;
+  loginThrottle: LoginThrottle;
   perIpPerMinute: number;
 }
 
@@ -31,6 +33,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   const limited = { rateLimit: { max: opts.perIpPerMinute, timeWindow: "1 minute" } };
   const guard = requireAuth(opts.signer);
   const tags = ["identity"];
+  // Mails that depend on whether an account exists are sent after the answer, so that an existing
+  // and an unknown address answer in the same time (no account enumeration by timing).
+  const pending = new Set<Promise<void>>();
+  const afterAnswer = (log: { error: (o: object, m: string) => void }, what: string, task: () => Promise<void>) => {
+    const p: Promise<void> = task()
+      .catch((err) => log.error({ err }, `${what} failed`))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  };
+  app.addHook("onClose", async () => {
+    await Promise.allSettled([...pending]);
+  });
 
   app.post(
     "/register",
@@ -80,7 +94,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (req, reply) => {
       await emailLimiter.hit("resend", req.body.email);
-      await auth.resendVerification(req.body.email, req.body.language);
+      const { email, language } = req.body;
+      afterAnswer(req.log, "resend verification", () => auth.resendVerification(email, language));
       return reply.code(202).send({ message: "If the account exists and is unverified, a new e-mail was sent." });
     },
   );
@@ -97,8 +112,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       },
     },
     async (req) => {
-      await emailLimiter.hit("login", req.body.email);
-      return auth.login(req.body.email, req.body.password);
+      const { email, password } = req.body;
+      await opts.loginThrottle.before(email, req.ip);
+      try {
+        const session = await auth.login(email, password);
+        await opts.loginThrottle.succeeded(email, req.ip);
+        return session;
+      } catch (err) {
+        if (err instanceof AppError && err.code === "INVALID_CREDENTIALS") {
+          await opts.loginThrottle.failed(email, req.ip);
+        }
+        throw err;
+      }
     },
   );
 
@@ -144,8 +169,26 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (req, reply) => {
       await emailLimiter.hit("reset", req.body.email);
-      await auth.requestPasswordReset(req.body.email, req.body.language);
+      const { email, language } = req.body;
+      afterAnswer(req.log, "password reset request", () => auth.requestPasswordReset(email, language));
       return reply.code(202).send({ message: "If an account exists for this e-mail, a reset link was sent." });
+    },
+  );
+
+  app.post(
+    "/password-reset/check",
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: "Say whether a reset link can still be used (nothing changes)",
+        body: verifyEmailBodySchema,
+        response: { 200: z.object({ valid: z.literal(true) }), ...errorResponses(400, 429) },
+      },
+    },
+    async (req) => {
+      await auth.checkPasswordResetToken(req.body.token);
+      return { valid: true as const };
     },
   );
 
@@ -169,7 +212,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.delete(
     "/account",
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags,
         summary: "Delete the account: identity, sessions, backend user, stored audio and results",
@@ -186,7 +229,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     "/users",
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags,
         summary: "Record the backend user for the token's own uid (idempotent)",
@@ -201,7 +244,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.delete(
     "/users/:uid",
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags,
         summary: "Delete the backend user's data (only the token's own uid)",

@@ -1,8 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { AppError, type AuthUser, addMonthsAnchored, type Language, pageUrl, type Session } from "@kikitori/shared";
+import {
+  AppError,
+  type AuthUser,
+  addMonthsAnchored,
+  type Language,
+  normalizeLanguage,
+  pageUrl,
+  type Session,
+} from "@kikitori/shared";
 import type { Db, Prisma } from "@kikitori/shared/db";
 import { formatDuration, type Logger, type Mailer, type ObjectStore, renderMail } from "@kikitori/shared/server";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
+import type { TokenRevocations } from "./revocation.ts";
 import { hashToken, newOpaqueToken, type TokenSigner } from "./tokens.ts";
 
 export interface AuthServiceDeps {
@@ -21,6 +30,10 @@ export interface AuthServiceDeps {
   now?: () => Date;
   /** Called after an account is deleted (e.g. to close its sockets). */
   onAccountDeleted?: (uid: string) => void;
+  /** Ends ID tokens at logout, password reset and account deletion (else they live until they expire). */
+  revocations?: TokenRevocations;
+  /** Called after every login of a user ended (e.g. to close its sockets). */
+  onSessionsEnded?: (uid: string) => void;
 }
 
 /** A reused refresh token within this window is refused without revoking the family (two tabs racing). */
@@ -168,7 +181,7 @@ export class AuthService {
       },
     });
     const idToken = await this.d.signer.sign(
-      { sub: user.id, email: user.email, email_verified: user.emailVerified },
+      { sub: user.id, email: user.email, email_verified: user.emailVerified, sid: familyId },
       now.getTime(),
     );
     return {
@@ -216,6 +229,19 @@ export class AuthService {
       where: { familyId: row.familyId, revokedAt: null },
       data: { revokedAt: this.now() },
     });
+    // The login's ID tokens end with it, not an hour later.
+    await this.d.revocations?.endSession(row.familyId);
+  }
+
+  /**
+   * Ends every login of the user now: refresh tokens are revoked and ID tokens issued until now stop
+   * working (password change or reset, account deletion). Logins made afterwards are not affected.
+   */
+  async endAllSessions(uid: string): Promise<void> {
+    const now = this.now();
+    await this.d.db.refreshToken.updateMany({ where: { userId: uid, revokedAt: null }, data: { revokedAt: now } });
+    await this.d.revocations?.endAllSessions(uid, now.getTime());
+    this.d.onSessionsEnded?.(uid);
   }
 
   /** Always succeeds from the caller's view (no account enumeration). */
@@ -247,9 +273,17 @@ export class AuthService {
     await this.d.mailer.send({ to: email, ...mail, link });
   }
 
+  /** Whether a reset link can still be used (read-only), so the page can say so before the form. */
+  async checkPasswordResetToken(token: string): Promise<void> {
+    const row = await this.d.db.emailToken.findUnique({ where: { tokenHash: hashToken(token) } });
+    if (row?.kind !== "password_reset") throw new AppError("INVALID_TOKEN", "This link is not valid");
+    if (row.usedAt) throw new AppError("TOKEN_USED", "This link has already been used");
+    if (row.expiresAt <= this.now()) throw new AppError("EMAIL_TOKEN_EXPIRED", "This link has expired");
+  }
+
   async confirmPasswordReset(token: string, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
-    await this.d.db.$transaction(async (tx) => {
+    const userId = await this.d.db.$transaction(async (tx) => {
       const { userId } = await this.consumeEmailToken(tx, token, "password_reset");
       // The link proved the mailbox, so the address counts as verified; every session ends.
       await tx.user.update({ where: { id: userId }, data: { passwordHash, emailVerified: true } });
@@ -258,7 +292,11 @@ export class AuthService {
         where: { userId, kind: "password_reset", usedAt: null },
         data: { usedAt: this.now() },
       });
+      return userId;
     });
+    // ID tokens issued before the reset stop working too (a stolen one must not last its hour).
+    await this.d.revocations?.endAllSessions(userId, this.now().getTime());
+    this.d.onSessionsEnded?.(userId);
   }
 
   /** POST /api/auth/users: idempotently records the backend user of the token's own account. */
@@ -281,11 +319,27 @@ export class AuthService {
     ]);
   }
 
-  /** DELETE /api/auth/account: identity, sessions, backend user, stored audio and results. */
+  /**
+   * DELETE /api/auth/account: identity, sessions, backend user, stored audio and results. The address
+   * then gets a confirmation e-mail (a failed mail is logged, the deletion stands).
+   */
   async deleteAccount(uid: string): Promise<void> {
+    const user = await this.d.db.user.findUnique({ where: { id: uid }, select: { email: true, language: true } });
     await this.d.store.removePrefix(userObjectPrefix(uid));
     // Rows referencing the user cascade (tokens, usage events, jobs).
     await this.d.db.user.deleteMany({ where: { id: uid } });
+    await this.d.revocations?.endAllSessions(uid, this.now().getTime());
     this.d.onAccountDeleted?.(uid);
+    if (user) await this.sendDeletedMail(user.email, normalizeLanguage(user.language));
+  }
+
+  private async sendDeletedMail(email: string, language: Language): Promise<void> {
+    try {
+      const link = pageUrl(this.d.config.PUBLIC_URL, language, "register");
+      const mail = renderMail("accountDeleted", language, { app: this.d.config.APP_NAME, link });
+      await this.d.mailer.send({ to: email, ...mail, link });
+    } catch (err) {
+      this.d.logger.error({ err }, "account deleted, but the confirmation mail could not be sent");
+    }
   }
 }

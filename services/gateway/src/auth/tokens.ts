@@ -1,11 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { AppError } from "@kikitori/shared";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { TokenRevocations } from "./revocation.ts";
 
 export interface IdTokenClaims {
   sub: string;
   email: string;
   email_verified: boolean;
+  /** The login (refresh-token family) the token belongs to; logout ends it. */
+  sid?: string;
 }
 
 const ISSUER = "kikitori";
@@ -17,13 +20,20 @@ export class TokenSigner {
   constructor(
     secret: string,
     readonly idTokenTtlSeconds: number,
+    /** When given, verify() also refuses tokens whose login ended (logout, password reset). */
+    private readonly revocations?: TokenRevocations,
   ) {
     this.key = new TextEncoder().encode(secret);
   }
 
   async sign(claims: IdTokenClaims, now = Date.now()): Promise<string> {
     const iat = Math.floor(now / 1000);
-    return new SignJWT({ email: claims.email, email_verified: claims.email_verified })
+    return new SignJWT({
+      email: claims.email,
+      email_verified: claims.email_verified,
+      iat_ms: now,
+      ...(claims.sid ? { sid: claims.sid } : {}),
+    })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(claims.sub)
       .setIssuer(ISSUER)
@@ -41,7 +51,17 @@ export class TokenSigner {
         algorithms: ["HS256"],
       });
       if (typeof payload.sub !== "string") throw new AppError("UNAUTHENTICATED", "Token has no subject");
-      return { sub: payload.sub, email: String(payload.email ?? ""), email_verified: payload.email_verified === true };
+      const sid = typeof payload.sid === "string" ? payload.sid : undefined;
+      const issuedAtMs = typeof payload.iat_ms === "number" ? payload.iat_ms : (payload.iat ?? 0) * 1000;
+      if (this.revocations && (await this.revocations.isEnded({ sub: payload.sub, sid, issuedAtMs }))) {
+        throw new AppError("TOKEN_EXPIRED", "The session has ended. Please log in again.");
+      }
+      return {
+        sub: payload.sub,
+        email: String(payload.email ?? ""),
+        email_verified: payload.email_verified === true,
+        ...(sid ? { sid } : {}),
+      };
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw new AppError("TOKEN_EXPIRED", "The ID token has expired");
       if (err instanceof AppError) throw err;

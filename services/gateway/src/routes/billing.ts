@@ -122,7 +122,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
   app.get(
     "/subscriptions/current",
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags,
         security,
@@ -141,7 +141,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
   app.post(
     "/subscriptions/create-or-update-subscription",
     {
-      preHandler: guard,
+      onRequest: guard,
       config: limited,
       schema: {
         tags,
@@ -162,7 +162,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
   app.post(
     "/billing/local/payment-methods",
     {
-      preHandler: guard,
+      onRequest: guard,
       config: limited,
       schema: {
         tags,
@@ -179,7 +179,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
   app.post(
     "/billing/local/confirm",
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags,
         security,

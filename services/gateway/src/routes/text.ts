@@ -12,6 +12,7 @@ import {
   type PlanName,
   type PlanQuota,
   pageUrl,
+  phrasesMissingFrom,
   QUEUES,
   type SummaryResult,
   summarizeBodySchema,
@@ -151,14 +152,15 @@ export const textRoutes: FastifyPluginAsyncZod<TextRouteOptions> = async (app, o
   app.post(
     "/summary/summarize",
     {
-      preHandler: requireAuth(opts.signer),
+      onRequest: requireAuth(opts.signer),
       schema: {
         tags: ["tools"],
         summary: "Summarise a text to a desired length, keeping the required phrases verbatim",
         description:
-          "400 codes: TEXT_BLANK, TEXT_TOO_LONG, DESIRED_LENGTH_OUT_OF_RANGE (1000–10000), DESIRED_LENGTH_TOO_LONG " +
+          "400 codes: TEXT_BLANK, TEXT_TOO_LONG, DESIRED_LENGTH_OUT_OF_RANGE (100–10000), DESIRED_LENGTH_TOO_LONG " +
           "(over the text's length in characters), REQUIRED_PHRASES_MISSING (fewer than 2 non-empty), " +
-          "REQUIRED_PHRASES_TOO_MANY, REQUIRED_PHRASE_TOO_LONG, REQUIRED_PHRASES_EXCEED_LENGTH. 402 QUOTA_EXCEEDED.",
+          "REQUIRED_PHRASES_TOO_MANY, REQUIRED_PHRASE_TOO_LONG, REQUIRED_PHRASES_EXCEED_LENGTH. 402 QUOTA_EXCEEDED. " +
+          "missingPhrases lists the required phrases the text does not contain verbatim.",
         security: [{ bearer: [] }],
         body: summarizeBodySchema,
         response: { 200: summarizeResponseSchema, ...errorResponses(400, 401, 402, 403, 404, 502, 503, 504) },
@@ -174,14 +176,16 @@ export const textRoutes: FastifyPluginAsyncZod<TextRouteOptions> = async (app, o
         desiredLength: b.desiredLength,
         language: b.language,
       };
-      return (await run(req, uid, "summary", input, charCount(b.text), b.language)) as SummaryResult;
+      const result = (await run(req, uid, "summary", input, charCount(b.text), b.language)) as SummaryResult;
+      // Which required phrases the source lacks (the summary had to bring them in): the screen says so.
+      return { summary: result.summary, missingPhrases: phrasesMissingFrom(b.text, input.requiredPhrases) };
     },
   );
 
   app.post(
     "/generate-titles-and-headings",
     {
-      preHandler: requireAuth(opts.signer),
+      onRequest: requireAuth(opts.signer),
       schema: {
         tags: ["tools"],
         summary: "Propose article titles and one sub-heading per block of ceil(lines / numHeadingsPerArticle) lines",

@@ -17,7 +17,7 @@ export const usageRoutes: FastifyPluginAsyncZod<{
   app.get(
     "/user-usage",
     {
-      preHandler: requireAuth(signer),
+      onRequest: requireAuth(signer),
       schema: {
         tags: ["plans"],
         summary: "The signed-in user's plan, quotas, usage and reset date",

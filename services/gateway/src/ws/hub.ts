@@ -22,6 +22,11 @@ export class SocketHub {
     if (set.size === 0) this.byUser.delete(userId);
   }
 
+  /** Open sockets of one user on this gateway. */
+  count(userId: string): number {
+    return this.byUser.get(userId)?.size ?? 0;
+  }
+
   /** Returns how many sockets got the message. */
   deliver(envelope: ProgressEnvelope): number {
     const set = this.byUser.get(envelope.userId);

@@ -1,4 +1,5 @@
 import {
+  AppError,
   WS_AUTH_TIMEOUT_MS,
   WS_CLOSE_UNAUTHENTICATED,
   type WsServerMessage,
@@ -9,14 +10,27 @@ import type { TokenSigner } from "../auth/tokens.ts";
 import type { SocketHub } from "./hub.ts";
 
 const HEARTBEAT_MS = 30_000;
+/** Close code for a socket over the per-user cap (the client should not reconnect at once). */
+export const WS_CLOSE_TOO_MANY = 4429;
 
 /**
  * GET /ws: the client's first message must be {"type":"auth","token":idToken} within 5 s, else the
  * socket closes with 4401. Then the server answers {"type":"ready"} and pushes the user's updates.
  */
-export const wsRoutes: FastifyPluginAsync<{ signer: TokenSigner; hub: SocketHub }> = async (app, { signer, hub }) => {
-  app.get("/ws", { websocket: true, schema: { hide: true } }, (socket, req) => {
+export const wsRoutes: FastifyPluginAsync<{ signer: TokenSigner; hub: SocketHub; maxPerUser?: number }> = async (
+  app,
+  { signer, hub, maxPerUser = 10 },
+) => {
+  // A plain GET (no upgrade) gets a 404 in the error shape, not the plugin's empty one.
+  const upgradeOnly = async (req: { headers: Record<string, string | string[] | undefined> }) => {
+    if (String(req.headers.upgrade ?? "").toLowerCase() !== "websocket") {
+      throw new AppError("NOT_FOUND", "GET /ws takes WebSocket connections only");
+    }
+  };
+  app.get("/ws", { websocket: true, schema: { hide: true }, onRequest: upgradeOnly }, (socket, req) => {
     let userId: string | null = null;
+    /** Set by the first auth frame, before its token is checked: one socket binds to one user only. */
+    let authStarted = false;
     let alive = true;
     const send = (m: WsServerMessage) => socket.send(JSON.stringify(m));
     const timer = setTimeout(() => {
@@ -43,9 +57,18 @@ export const wsRoutes: FastifyPluginAsync<{ signer: TokenSigner; hub: SocketHub 
         return;
       }
       if (msg.type === "ping") return send({ type: "pong" });
-      if (userId) return; // already authenticated; a second auth is ignored
+      // Only the first auth frame counts, even while its token is still being checked: a second one
+      // (same or other user) is ignored, so a socket never binds to two users.
+      if (authStarted) return;
+      authStarted = true;
       try {
         const claims = await signer.verify(msg.token);
+        if (socket.readyState !== socket.OPEN) return;
+        if (hub.count(claims.sub) >= maxPerUser) {
+          clearTimeout(timer);
+          socket.close(WS_CLOSE_TOO_MANY, "too many sockets for this user");
+          return;
+        }
         userId = claims.sub;
         clearTimeout(timer);
         hub.add(userId, socket);

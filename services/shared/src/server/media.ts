@@ -117,12 +117,14 @@ export function lastProgressSeconds(stderr: string): number {
 /**
  * Decodes the whole file to nothing and measures what really decodes: catches files whose header
  * promises audio but whose data is missing or broken. Returns the decoded duration in seconds.
+ * `maxSeconds` stops the decode there (a file longer than the quota needs no more than that read).
  */
-export async function decodedSeconds(file: string): Promise<number> {
+export async function decodedSeconds(file: string, maxSeconds?: number): Promise<number> {
+  const limit = maxSeconds !== undefined && Number.isFinite(maxSeconds) ? ["-t", String(Math.max(1, maxSeconds))] : [];
   try {
     const { stderr } = await run(
       ffmpegPath(),
-      ["-hide_banner", "-nostats", "-v", "info", "-i", file, "-map", "0:a:0", "-f", "null", "-"],
+      ["-hide_banner", "-nostats", "-v", "info", ...limit, "-i", file, "-map", "0:a:0", "-f", "null", "-"],
       { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
     );
     return lastProgressSeconds(stderr);
