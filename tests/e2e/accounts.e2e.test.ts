@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { jest } from "@jest/globals";
 import { createRedis, publishProgress } from "@kikitori/shared/server";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "../support/browser.ts";
 import { startTestGateway, type TestGateway, tokenLinkFrom } from "../support/gateway.ts";
-import { startSmtpCatcher } from "../support/smtp.ts";
+import { decodeQuotedPrintable, startSmtpCatcher } from "../support/smtp.ts";
 
 jest.setTimeout(60_000);
 
@@ -227,25 +228,220 @@ it("a worker-side publish reaches the right browser socket only", async () => {
   await b.ctx.close();
 });
 
-it("delete account asks for confirmation, then removes the account", async () => {
+/** A link of the given page out of a raw mail (the e-mail change link carries a JWT and a second parameter). */
+function pageLinkFrom(raw: string, page: string): string {
+  const decoded = decodeQuotedPrintable(raw);
+  const m = new RegExp(`(https?://[^\\s"<>]+/${page}\\?token=[^\\s"<>]+)`).exec(decoded);
+  if (!m) throw new Error(`no ${page} link in mail`);
+  return m[1].replace(/&amp;/g, "&");
+}
+
+it("the account page: shows the logged-in e-mail, changes the password, and the top bar has no delete button", async () => {
+  const { ctx, page } = await newPage();
+  const { email } = await verifiedSession(page);
+  const nav = page.getByTestId("nav-account");
+  expect(await nav.textContent()).toContain(email);
+  expect(await page.getByTestId("nav-delete-account").count()).toBe(0);
+  await nav.click();
+  await page.waitForURL(`${t.url}/en/account`);
+  await page.getByTestId("account-email").filter({ hasText: email }).waitFor();
+  expect(await page.getByTestId("account-plan").getAttribute("data-plan")).toBe("free");
+  await page.getByTestId("account-billing-empty").waitFor();
+
+  // A wrong current password is named as such; the right one changes it.
+  await page.getByTestId("account-current-password").fill("not my password");
+  await page.getByTestId("account-new-password").fill("a brand new password");
+  await page.getByTestId("account-password-submit").click();
+  await page.getByTestId("account-password-message").filter({ hasText: "The password is not correct." }).waitFor();
+  await page.getByTestId("account-current-password").fill(PASSWORD);
+  await page.getByTestId("account-password-submit").click();
+  await page.getByTestId("account-password-message").filter({ hasText: "Your password has been changed" }).waitFor();
+  // Still logged in here (a fresh session), and the new password is the one that works.
+  await page.reload();
+  await page.getByTestId("account-email").waitFor();
+  await page.getByTestId("nav-logout").click();
+  await page.getByTestId("nav-login").waitFor();
+  await page.goto(`${t.url}/en/login`);
+  await page.getByTestId("login-email").fill(email);
+  await page.getByTestId("login-password").fill("a brand new password");
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL(`${t.url}/en/transcription`);
+  await ctx.close();
+});
+
+it("the account page changes the e-mail only after the new address confirms it", async () => {
   const { ctx, page } = await newPage();
   const { email, uid } = await verifiedSession(page);
-  const dialogs: string[] = [];
-  page.once("dialog", (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
+  const next = freshEmail();
+  await page.goto(`${t.url}/en/account`);
+  await page.getByTestId("account-new-email").fill("not-an-email");
+  await page.getByTestId("account-email-submit").click();
+  await page.getByTestId("account-new-email-error").waitFor();
+  await page.getByTestId("account-new-email").fill(next);
+  await page.getByTestId("account-email-password").fill(PASSWORD);
+  await page.getByTestId("account-email-submit").click();
+  await page.getByTestId("account-email-message").filter({ hasText: next }).waitFor();
+  // Nothing changes before the link is used.
+  expect((await t.db.user.findUniqueOrThrow({ where: { id: uid } })).email).toBe(email);
+
+  const mail = await smtp.waitFor((m) => m.to.includes(next));
+  const link = pageLinkFrom(mail.raw, "en/verify-email");
+  expect(link).toContain("kind=email-change");
+  await page.goto(link);
+  await page.locator('[data-testid="verify-status"][data-status="success"]').filter({ hasText: next }).waitFor();
+  expect((await t.db.user.findUniqueOrThrow({ where: { id: uid } })).email).toBe(next);
+  // Every login ended: this browser is logged out and logs in with the new address.
+  await page.getByTestId("nav-login").waitFor();
+  // The link a second time says it is done, not an error.
+  await page.goto(link);
+  await page.locator('[data-testid="verify-status"][data-status="already"]').waitFor();
+  await page.goto(`${t.url}/en/login`);
+  await page.getByTestId("login-email").fill(next);
+  await page.getByTestId("login-password").fill(PASSWORD);
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL(`${t.url}/en/transcription`);
+  await ctx.close();
+});
+
+it("the account page lists payments and downloads the user's data", async () => {
+  const { ctx, page } = await newPage();
+  const { email, uid } = await verifiedSession(page);
+  const now = new Date();
+  await t.db.payment.create({
+    data: {
+      id: randomUUID(),
+      userId: uid,
+      provider: "local",
+      kind: "upgrade",
+      status: "succeeded",
+      fromPlan: "free",
+      plan: "standard",
+      amount: 1500,
+      currency: "USD",
+      periodStart: now,
+      periodEnd: new Date(now.getTime() + 30 * 86_400_000),
+      attemptKey: `upgrade:${uid}`,
+      idempotencyKey: randomUUID(),
+      cardBrand: "visa",
+      cardLast4: "4242",
+    },
   });
-  await page.getByTestId("nav-delete-account").click();
-  await page.waitForTimeout(300);
-  expect(dialogs).toEqual(["Are you sure you want to delete your account?"]);
+  await page.goto(`${t.url}/en/account`);
+  const row = page.getByTestId("account-payment");
+  await row.waitFor();
+  expect(await row.textContent()).toMatch(/Upgrade to Standard.*4242.*\$15.*Paid/);
+  const [receipt] = await Promise.all([page.waitForEvent("download"), page.getByTestId("account-receipt").click()]);
+  const receiptText = readFileSync(await receipt.path(), "utf8");
+  expect(receiptText).toContain("Kikitori — Receipt");
+  expect(receiptText).toContain("Amount: $15");
+  expect(receiptText).toContain("Card: visa •••• 4242");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("account-download").click()]);
+  expect(download.suggestedFilename()).toMatch(/^kikitori-data-\d{4}-\d{2}-\d{2}\.json$/);
+  const file = await download.path();
+  const data = JSON.parse(readFileSync(file, "utf8"));
+  expect(data.account.email).toBe(email);
+  expect(data.payments).toHaveLength(1);
+  expect(JSON.stringify(data)).not.toContain("passwordHash");
+  await ctx.close();
+});
+
+it("deleting the account: on the account page, says what happens to the plan, asks for the password, confirms by e-mail", async () => {
+  const { ctx, page } = await newPage();
+  const { email, uid } = await verifiedSession(page);
+  await t.db.user.update({ where: { id: uid }, data: { plan: "premium" } });
+  await page.goto(`${t.url}/en/account`);
+  await page.getByTestId("account-delete-plan").filter({ hasText: "Premium plan ends at once" }).waitFor();
+  // The data download is offered right there.
+  expect(await page.getByTestId("account-delete-download").isVisible()).toBe(true);
+
+  await page.getByTestId("account-delete-password").fill("wrong password");
+  await page.getByTestId("account-delete-submit").click();
+  await page.getByTestId("account-delete-message").filter({ hasText: "The password is not correct." }).waitFor();
   expect(await t.db.user.count({ where: { id: uid } })).toBe(1);
 
-  page.once("dialog", (d) => void d.accept());
-  await page.getByTestId("nav-delete-account").click();
-  await page.getByTestId("nav-login").waitFor();
+  await page.getByTestId("account-delete-password").fill(PASSWORD);
+  await page.getByTestId("account-delete-submit").click();
+  await page.waitForURL(`${t.url}/en/login`);
+  await page.getByTestId("login-account-deleted").filter({ hasText: email }).waitFor();
   expect(await t.db.user.count({ where: { id: uid } })).toBe(0);
+  const mail = await smtp.waitFor((m) => m.to.includes(email) && m.raw.includes("has been deleted"));
+  expect(mail.raw).toContain("Your Kikitori account has been deleted");
 
   await login(page, email);
   await page.getByTestId("login-error").waitFor();
+  await ctx.close();
+});
+
+it("register with a malformed e-mail says what is wrong with the field", async () => {
+  const { ctx, page } = await newPage();
+  await page.goto(`${t.url}/en/register`);
+  await page.getByTestId("register-email").fill("not-an-email");
+  await page.getByTestId("register-password").fill(PASSWORD);
+  await page.getByTestId("register-submit").click();
+  const fieldError = page.getByTestId("register-email-error");
+  await fieldError.waitFor();
+  expect(await fieldError.textContent()).toContain("not a valid e-mail address");
+  expect(await page.getByTestId("register-email").getAttribute("aria-invalid")).toBe("true");
+  expect(await page.getByTestId("register-email").getAttribute("aria-describedby")).toBe("register-email-error");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("register-email");
+  expect(await page.getByText("Registration failed").count()).toBe(0);
+  await ctx.close();
+});
+
+it("a verification link used twice says the address is verified and offers login", async () => {
+  const { ctx, page } = await newPage();
+  const email = freshEmail();
+  await registerInBrowser(page, email);
+  const { link } = tokenLinkFrom((await smtp.waitFor((m) => m.to.includes(email))).raw);
+  await page.goto(link);
+  await page.locator('[data-testid="verify-status"][data-status="success"]').waitFor();
+  const second = await ctx.newPage();
+  await second.goto(link);
+  const status = second.locator('[data-testid="verify-status"][data-status="already"]');
+  await status.waitFor();
+  expect(await status.textContent()).toBe("This address is already verified. You can log in.");
+  expect(await status.getAttribute("class")).not.toContain("alert-error");
+  await second.getByRole("link", { name: "Go to login" }).click();
+  await second.waitForURL(`${t.url}/en/login`);
+  await ctx.close();
+});
+
+it("a used reset link says so before showing any form", async () => {
+  const { ctx, page } = await newPage();
+  const email = freshEmail();
+  await registerInBrowser(page, email);
+  await smtp.waitFor((m) => m.to.includes(email));
+  await page.goto(`${t.url}/en/password-reset`);
+  await page.getByTestId("reset-email").fill(email);
+  await page.getByTestId("reset-submit").click();
+  const resetMail = await smtp.waitFor((m) => m.to.includes(email) && m.raw.includes("password-reset/confirm"));
+  const { link, token } = tokenLinkFrom(resetMail.raw);
+  // A usable link shows the form.
+  await page.goto(link);
+  await page.getByTestId("reset-confirm-password").waitFor();
+  // Used once (here through the API), the same link says so at once, with no form.
+  const used = await fetch(`${t.url}/api/auth/password-reset/confirm`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token, password: "another long password" }),
+  });
+  expect(used.status).toBe(204);
+  await page.goto(link);
+  await page.getByTestId("reset-confirm-message").filter({ hasText: "already been used" }).waitFor();
+  expect(await page.getByTestId("reset-confirm-password").count()).toBe(0);
+  await page.getByTestId("reset-confirm-request-new").click();
+  await page.waitForURL(`${t.url}/en/password-reset`);
+  await ctx.close();
+});
+
+it("login: Tab goes e-mail → password → Forgot your password?", async () => {
+  const { ctx, page } = await newPage();
+  await page.goto(`${t.url}/en/login`);
+  await page.getByTestId("login-email").focus();
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("login-password");
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Forgot your password?");
   await ctx.close();
 });

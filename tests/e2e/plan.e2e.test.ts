@@ -166,3 +166,79 @@ it("premium → standard shows the price difference, schedules the switch for th
   expect(await planOf(page)).toBe("premium");
   await close();
 });
+
+it("the 3-D Secure dialog shows the amount and keeps the focus inside", async () => {
+  const user = await newUser();
+  const { page, close } = await openPlanScreen(user.email);
+  await page.getByTestId("plan-option-premium").check();
+  await fillCard(page, "4000 0025 0000 3155");
+  await page.getByTestId("plan-submit").click();
+  const dialog = page.getByTestId("auth-modal");
+  await dialog.waitFor();
+  expect(await page.getByTestId("auth-amount").textContent()).toMatch(/^Amount: \$\d+(\.\d\d)?$/);
+  const inside = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="auth-modal"]'));
+  expect(await inside()).toBe(true);
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press("Tab");
+    expect(await inside()).toBe(true);
+  }
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press("Shift+Tab");
+    expect(await inside()).toBe(true);
+  }
+  await page.getByTestId("auth-approve").click();
+  await page.locator('[data-testid="plan-current"][data-plan="premium"]').waitFor({ timeout: 30_000 });
+  await close();
+});
+
+it("on a phone: the Greek 'keep my plan' button stays in its card, the Tamil usage values do not overflow", async () => {
+  const user = await newUser();
+  const pm = await api(t.url, "POST", "/api/billing/local/payment-methods", {
+    token: user.token,
+    body: { number: "4242424242424242", expMonth: 12, expYear: 2000 + EXPIRY_YEAR, cvc: "123" },
+  });
+  await api(t.url, "POST", "/api/subscriptions/create-or-update-subscription", {
+    token: user.token,
+    body: { paymentMethodId: pm.body.id, selectedPlan: "premium", lang: "en" },
+  });
+  const down = await api(t.url, "POST", "/api/subscriptions/create-or-update-subscription", {
+    token: user.token,
+    body: { paymentMethodId: null, selectedPlan: "standard", lang: "en" },
+  });
+  expect(down.status).toBe(200);
+
+  const ctx = await browser.newContext({ locale: "el-GR", viewport: { width: 390, height: 844 } });
+  const page = await ctx.newPage();
+  await page.goto(`${t.url}/el/login`);
+  await page.getByTestId("login-email").fill(user.email);
+  await page.getByTestId("login-password").fill(PASSWORD);
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL(`${t.url}/el/transcription`);
+  const inCard = async (testId: string, container: string) =>
+    page.getByTestId(testId).evaluate((el, sel) => {
+      const box = (el.closest(sel) as HTMLElement).getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && el.scrollWidth <= el.clientWidth + 1;
+    }, container);
+
+  await page.goto(`${t.url}/el/upgrade-plan`);
+  await page.getByTestId("plan-keep").waitFor();
+  expect(await inCard("plan-keep", ".plan-notice")).toBe(true);
+  expect(await inCard("plan-keep", ".card")).toBe(true);
+
+  await page.goto(`${t.url}/ta/upgrade-plan`);
+  await page.waitForFunction(() => document.documentElement.lang === "ta");
+  for (const id of ["usage-minutes", "usage-summaries", "usage-titles"]) {
+    await page.getByTestId(id).waitFor();
+    const fits = await page.getByTestId(id).evaluate((usage) => {
+      const box = usage.getBoundingClientRect();
+      return Array.from(usage.querySelectorAll<HTMLElement>(".usage-label, .usage-value")).every((el) => {
+        const r = el.getBoundingClientRect();
+        return r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
+      });
+    });
+    expect([id, fits]).toEqual([id, true]);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await ctx.close();
+});

@@ -51,6 +51,26 @@ async function newPage(): Promise<{ ctx: BrowserContext; page: Page }> {
   return { ctx, page };
 }
 
+/** A verified account, created directly. */
+async function account(): Promise<{ uid: string; email: string }> {
+  const uid = randomUUID();
+  const email = `e2e-${uid}@example.com`;
+  const now = new Date();
+  await t.db.user.create({
+    data: {
+      id: uid,
+      email,
+      passwordHash: await hashPassword(PASSWORD),
+      emailVerified: true,
+      backendRecordedAt: now,
+      periodStart: now,
+      resetDate: addMonthsAnchored(now, 1),
+      anchorDay: now.getUTCDate(),
+    },
+  });
+  return { uid, email };
+}
+
 /** A verified account (created directly) logged in through the login screen. */
 async function loggedIn(page: Page): Promise<{ uid: string }> {
   const uid = randomUUID();
@@ -85,17 +105,71 @@ async function delayCall(page: Page, urlPart: string, ms: number) {
 }
 
 describe("/en/summary", () => {
-  it("a visitor is asked to log in; OK goes to the login page", async () => {
+  it("a visitor gets the in-page login dialog; logging in there keeps the text and phrases, and generating works", async () => {
     const { ctx, page } = await newPage();
-    await page.goto(`${t.url}/en/summary`);
-    let message = "";
-    page.once("dialog", (d) => {
-      message = d.message();
-      void d.accept();
+    const browserDialogs: string[] = [];
+    page.on("dialog", (d) => {
+      browserDialogs.push(d.message());
+      void d.dismiss();
     });
+    const { email } = await account();
+    await page.goto(`${t.url}/en/summary`);
+    await page.getByTestId("summary-text").fill(article);
+    await page.getByTestId("summary-length").fill("1000");
+    await page.getByTestId("summary-phrase-0").fill("street tree");
+    await page.getByTestId("summary-phrase-1").fill("Paris");
     await page.getByTestId("summary-generate").click();
-    await page.waitForURL(`${t.url}/en/login`);
-    expect(message).toBe("Login required. Do you want to log in?");
+    const dialog = page.getByTestId("login-prompt");
+    await dialog.waitFor();
+    expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open && d.matches(":modal"))).toBe(true);
+    // It offers registering as well as logging in.
+    await page.getByTestId("login-prompt-switch").click();
+    expect(await dialog.getAttribute("data-mode")).toBe("register");
+    await page.getByTestId("login-prompt-switch").click();
+    expect(await dialog.getAttribute("data-mode")).toBe("login");
+    await page.getByTestId("login-prompt-email").fill(email);
+    await page.getByTestId("login-prompt-password").fill(PASSWORD);
+    await page.getByTestId("login-prompt-submit").click();
+    await dialog.waitFor({ state: "detached" });
+    expect(page.url()).toBe(`${t.url}/en/summary`);
+    expect(await page.getByTestId("summary-text").inputValue()).toBe(article);
+    expect(await page.getByTestId("summary-phrase-1").inputValue()).toBe("Paris");
+    await page.getByTestId("summary-generate").click();
+    await page.getByTestId("summary-result").waitFor({ timeout: 30_000 });
+    expect(browserDialogs).toEqual([]);
+    await ctx.close();
+  });
+
+  it("a short interview: 100 characters are allowed; a phrase not in the text is named and woven into a sentence", async () => {
+    const { ctx, page } = await newPage();
+    await loggedIn(page);
+    await page.goto(`${t.url}/en/summary`);
+    expect(await page.getByTestId("summary-length").getAttribute("min")).toBe("100");
+    const short = article.slice(0, 700);
+    await page.getByTestId("summary-text").fill(short);
+    await page.getByTestId("summary-length").fill("150");
+    await page.getByTestId("summary-phrase-0").fill("heat");
+    await page.getByTestId("summary-phrase-1").fill("quantum physics");
+    await page.getByTestId("summary-generate").click();
+    const result = page.getByTestId("summary-result");
+    await result.waitFor({ timeout: 30_000 });
+    const missing = page.getByTestId("summary-missing");
+    expect(await missing.textContent()).toContain("“quantum physics”");
+    expect(await missing.textContent()).not.toContain("“heat”");
+    const summary = (await result.textContent()) ?? "";
+    expect(summary).toContain("The discussion also relates to quantum physics.");
+    expect(summary).not.toMatch(/\. quantum physics\.$/);
+    // Done: the bar is in the success colour, not red.
+    const bar = page.getByTestId("summary-progress");
+    expect(await bar.getAttribute("data-tone")).toBe("done");
+    expect(await bar.locator(".tt-progress-fill").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+      "rgb(4, 120, 87)",
+    );
+    // The result came into view.
+    await page.waitForFunction(() => {
+      const r = document.querySelector('[data-testid="summary-result"]')?.getBoundingClientRect();
+      return !!r && r.top < window.innerHeight && r.bottom > 0;
+    });
     await ctx.close();
   });
 
@@ -103,7 +177,7 @@ describe("/en/summary", () => {
     const { ctx, page } = await newPage();
     await page.goto(`${t.url}/en/summary`);
     expect(await page.getByTestId("summary-length").inputValue()).toBe("3002");
-    expect(await page.getByTestId("summary-length").getAttribute("min")).toBe("1000");
+    expect(await page.getByTestId("summary-length").getAttribute("min")).toBe("100");
     expect(await page.getByTestId("summary-length").getAttribute("max")).toBe("10000");
     expect(await page.getByTestId("summary-phrase-0").inputValue()).toBe("");
     expect(await page.getByTestId("summary-phrase-1").inputValue()).toBe("");
@@ -190,21 +264,66 @@ describe("/en/summary", () => {
     const alert = page.getByTestId("summary-error");
     await alert.filter({ hasText: "used up this month's quota" }).waitFor();
     expect(await alert.getAttribute("class")).toContain("alert-error");
-    expect(await alert.locator("a").getAttribute("href")).toMatch(/\/en\/upgrade-plan$/);
+    // The link goes to the plan page and is named for it, not "Contact support here".
+    const link = alert.getByTestId("error-plan-link");
+    expect(await link.getAttribute("href")).toMatch(/\/en\/upgrade-plan$/);
+    expect(await link.textContent()).toBe("Upgrade your plan");
+    expect(await alert.textContent()).not.toContain("Contact support here");
     expect(await page.getByTestId("summary-result").count()).toBe(0);
+    await link.click();
+    await page.waitForURL(`${t.url}/en/upgrade-plan`);
     await ctx.close();
   });
 });
 
 describe("/en/title-header-generator", () => {
-  it("a visitor is asked to log in; Cancel stays on the screen", async () => {
+  it("a visitor is asked to log in in the page; Cancel (or Escape) stays on the screen with the text kept", async () => {
     const { ctx, page } = await newPage();
     await page.goto(`${t.url}/en/title-header-generator`);
-    page.once("dialog", (d) => void d.dismiss());
     await page.getByTestId("titles-text").fill(minutes);
     await page.getByTestId("titles-generate").click();
-    await page.waitForTimeout(300);
+    await page.getByTestId("login-prompt").waitFor();
+    await page.getByTestId("login-prompt-cancel").click();
+    await page.getByTestId("login-prompt").waitFor({ state: "detached" });
+    // Focus goes back to the button that opened it.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("titles-generate");
+    await page.getByTestId("titles-generate").click();
+    await page.getByTestId("login-prompt").waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByTestId("login-prompt").waitFor({ state: "detached" });
     expect(page.url()).toBe(`${t.url}/en/title-header-generator`);
+    expect(await page.getByTestId("titles-text").inputValue()).toBe(minutes);
+    await ctx.close();
+  });
+
+  it("honours the request's topic, writes headline titles, and the jump links carry the heading text", async () => {
+    const { ctx, page } = await newPage();
+    await loggedIn(page);
+    await page.goto(`${t.url}/en/title-header-generator`);
+    const bees = [
+      "Bees are moving into the city. Urban hives now sit on many roofs in the city centre.",
+      "Each hive needs flowers nearby, so the city plants more flowers in parks and on balconies.",
+      "Beekeepers say city honey tastes of lime trees. Some hives produce more honey than rural hives.",
+      "A warmer climate changes when flowers bloom, and bees have to adapt.",
+      "The city hopes urban bees will help gardens and parks. Bees and flowers need each other.",
+    ].join("\n");
+    await page.getByTestId("titles-text").fill(bees);
+    await page.getByTestId("titles-custom").fill("focus on climate");
+    await page.getByTestId("titles-generate").click();
+    const list = page.getByTestId("titles-list");
+    await list.waitFor({ timeout: 30_000 });
+    const titles = await list.locator("li").allTextContents();
+    expect(titles[0].toLowerCase()).toContain("climate");
+    for (const title of titles) {
+      expect(title).not.toMatch(/^On \p{L}+$/u);
+      expect(title.trim().split(/\s+/u).length).toBeGreaterThanOrEqual(2);
+    }
+    for (let i = 0; i < 3; i++) {
+      const heading = (await page.getByTestId(`titles-heading-${i}`).textContent())?.trim();
+      const link = (await page.getByTestId(`titles-heading-link-${i}`).textContent())?.trim();
+      expect(link).toBe(heading);
+      expect(link).not.toMatch(/^Heading \d/);
+    }
     await ctx.close();
   });
 

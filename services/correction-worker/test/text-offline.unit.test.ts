@@ -8,7 +8,7 @@ import { checkSummary, checkTitles, describeFailure } from "../src/text/checks.t
 import { detectLanguage } from "../src/text/lang.ts";
 import { textRank } from "../src/text/rank.ts";
 import { speakerLabels, splitSentences } from "../src/text/segment.ts";
-import { summarizeOffline } from "../src/text/summarize.ts";
+import { summarizeOffline, wovenSentence } from "../src/text/summarize.ts";
 import { parseSteering, titlesOffline } from "../src/text/titles.ts";
 
 const FIX = path.resolve(import.meta.dirname, "fixtures");
@@ -101,9 +101,22 @@ describe("summary guarantees", () => {
     ok(heat, ["Trees Are the Cheapest Fix.\n\nOn a hot July afternoon", "Paris"], 1000);
   });
 
-  it("a phrase that is not in the text is appended as a sentence of its own", () => {
+  it("a phrase that is not in the text is woven into a sentence of its own, not tacked on as a fragment", () => {
     const s = ok(heat, ["green roofs in Tokyo", "street tree"], 1200);
-    expect(s).toMatch(/green roofs in Tokyo\.$/u);
+    expect(s).toMatch(/ The discussion also relates to green roofs in Tokyo\.$/u);
+    expect(s).not.toMatch(/\. green roofs in Tokyo\.$/u);
+  });
+
+  it("a short summary (100 characters) of a short interview keeps its phrases and length", () => {
+    const text = heat.slice(0, 600);
+    ok(text, ["heat", "city"], 100);
+  });
+
+  it("weaves a missing phrase in the text's language; a phrase that is a sentence stays as it is", () => {
+    expect(wovenSentence("Quantenphysik", "de")).toBe("Auch das Thema „Quantenphysik“ gehört in diesen Zusammenhang.");
+    expect(wovenSentence("量子物理", "ja")).toContain("「量子物理」");
+    expect(wovenSentence("physique quantique", "xx")).toBe("The discussion also relates to physique quantique.");
+    expect(wovenSentence("Bees matter.", "en")).toBe("Bees matter.");
   });
 
   it("sentences holding the phrases that alone exceed the length are cut around the phrases", () => {
@@ -163,6 +176,36 @@ describe("titles and headings", () => {
     const focused = titlesOffline({ text: heat, numTitles: 3, numHeadings: 2, customPrompt: "focus on species" });
     expect(plain.titles[0].toLowerCase()).not.toContain("species");
     expect(focused.titles[0].toLowerCase()).toContain("species");
+  });
+
+  const bees = [
+    "Bees are moving into the city. Urban hives now sit on many roofs in the city centre.",
+    "Each hive needs flowers nearby, so the city plants more flowers in parks and on balconies.",
+    "Beekeepers say city honey tastes of lime trees. Some hives produce more honey than rural hives.",
+    "A warmer climate changes when flowers bloom, and bees have to adapt.",
+    "The city hopes urban bees will help gardens and parks. Bees and flowers need each other.",
+  ].join("\n");
+
+  it("steering: a topic the text names only once still leads the titles and headings (focus on climate)", () => {
+    const out = titlesOffline({ text: bees, numTitles: 3, numHeadings: 3, customPrompt: "focus on climate" });
+    expect(out.titles[0].toLowerCase()).toContain("climate");
+    expect(parseSteering("focus on climate", "en").keywords).toEqual(["climate"]);
+    expect([...parseSteering("Please focus on climate in the titles", "en").focus]).toEqual(["climate"]);
+  });
+
+  it("steering: a topic the text never names is still put into the titles", () => {
+    const out = titlesOffline({ text: bees, numTitles: 3, numHeadings: 3, customPrompt: "focus on tourism" });
+    expect(out.titles.some((t) => t.toLowerCase().includes("tourism"))).toBe(true);
+  });
+
+  it("titles are headlines, not bare fragments like 'On hive' or a lone word", () => {
+    for (const customPrompt of ["", "short titles"]) {
+      const out = titlesOffline({ text: bees, numTitles: 4, numHeadings: 3, customPrompt });
+      for (const title of out.titles) {
+        expect([customPrompt, title, /^On \p{L}+$/u.test(title)]).toEqual([customPrompt, title, false]);
+        expect([customPrompt, title, title.split(/\s+/u).length >= 2]).toEqual([customPrompt, title, true]);
+      }
+    }
   });
 
   it("steering works on Japanese requests too (短く → short titles)", () => {

@@ -27,9 +27,6 @@ export const SUPPORTED_LANGUAGES = [
 ] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
-/** The language selector lists 22 codes: every supported one except ar and uk. */
-export const SELECTOR_LANGUAGES: readonly Language[] = SUPPORTED_LANGUAGES.filter((l) => l !== "ar" && l !== "uk");
-
 export const RTL_LANGUAGES: readonly Language[] = ["ar", "fa"];
 export const DEFAULT_LANGUAGE: Language = "en";
 

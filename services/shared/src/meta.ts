@@ -17,6 +17,7 @@ export const META_PAGES = {
   passwordResetConfirm: { route: "password-reset/confirm", titleKey: "auth.resetConfirm.title" },
   verifyEmail: { route: "verify-email", titleKey: "auth.verify.title" },
   upgradePlan: { route: "upgrade-plan", titleKey: "plan.title" },
+  account: { route: "account", titleKey: "account.title" },
   notFound: { route: "", titleKey: "notFound.title" },
 } as const;
 export type MetaPage = keyof typeof META_PAGES;

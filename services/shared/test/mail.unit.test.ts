@@ -19,6 +19,8 @@ const KINDS: MailKind[] = [
   "planRenewed",
   "planSwitched",
   "renewalFailed",
+  "emailChange",
+  "accountDeleted",
 ];
 const vars = {
   app: "Kikitori",
@@ -29,6 +31,7 @@ const vars = {
   to: "T",
   amount: "$1",
   date: "D",
+  email: "new@example.com",
 };
 
 describe("e-mails in every language", () => {

@@ -7,6 +7,9 @@ import {
   ERROR_CODES,
   headingBlocks,
   nonEmptyPhrases,
+  phrasesMissingFrom,
+  SUMMARY_LENGTH_DEFAULT,
+  SUMMARY_LENGTH_MIN,
   textLines,
 } from "../src/index.ts";
 
@@ -21,7 +24,7 @@ describe("summary rules", () => {
   it.each([
     [{ text: " \n\t" }, "TEXT_BLANK"],
     [{ text: "y".repeat(200_001) }, "TEXT_TOO_LONG"],
-    [{ desiredLength: 999 }, "DESIRED_LENGTH_OUT_OF_RANGE"],
+    [{ desiredLength: 99 }, "DESIRED_LENGTH_OUT_OF_RANGE"],
     [{ desiredLength: 10_001 }, "DESIRED_LENGTH_OUT_OF_RANGE"],
     [{ desiredLength: 1500.5 }, "DESIRED_LENGTH_OUT_OF_RANGE"],
     [{ desiredLength: 3001 }, "DESIRED_LENGTH_TOO_LONG"],
@@ -44,6 +47,19 @@ describe("summary rules", () => {
   });
   it("required phrases: trimmed, non-empty, each once", () => {
     expect(nonEmptyPhrases([" a ", "", "b", "a", "  "])).toEqual(["a", "b"]);
+  });
+  it("a short interview can be summarised: lengths from 100 characters, default still 3002", () => {
+    expect([SUMMARY_LENGTH_MIN, SUMMARY_LENGTH_DEFAULT]).toEqual([100, 3002]);
+    const short = { text: "z".repeat(400), requiredPhrases: ["zz", "zzz"] };
+    expect(checkSummaryRequest({ ...short, desiredLength: 100 })).toBeNull();
+    expect(code(checkSummaryRequest({ ...short, desiredLength: 401 }))).toBe("DESIRED_LENGTH_TOO_LONG");
+  });
+  it("names the required phrases the source does not contain verbatim", () => {
+    const source = "Bees in the city. Urban beekeeping grows.";
+    expect(phrasesMissingFrom(source, ["Bees", " quantum physics ", "", "urban", "city"])).toEqual([
+      "quantum physics",
+      "urban",
+    ]);
   });
 });
 

@@ -1,7 +1,8 @@
-import type { AuthUser } from "@kikitori/shared";
+import type { AuthUser, Session } from "@kikitori/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useSyncExternalStore } from "react";
 import { ApiError } from "../api/errors.ts";
+import { accountApi } from "./accountApi.ts";
 import { authApi } from "./api.ts";
 import type { StoredSession } from "./session.ts";
 import { sessionManager } from "./session-instance.ts";
@@ -12,8 +13,12 @@ export interface AuthContextValue {
   /** Logs in; rejects with ApiError (EMAIL_NOT_VERIFIED, INVALID_CREDENTIALS, …). */
   login(email: string, password: string): Promise<AuthUser>;
   logout(): Promise<void>;
-  /** Deletes the account; rejects on failure (the session is kept then). */
-  deleteAccount(): Promise<void>;
+  /** Deletes the account after checking the password; rejects on failure (the session is kept then). */
+  deleteAccount(password: string): Promise<void>;
+  /** Replaces the session (a password change ends the old one and hands out a new one). */
+  replaceSession(session: Session): void;
+  /** Forgets the session locally (after the e-mail changed, every login has ended). */
+  forget(): void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -42,14 +47,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [forget]);
 
-  const deleteAccount = useCallback(async () => {
-    await authApi.deleteAccount();
-    forget();
-  }, [forget]);
+  const deleteAccount = useCallback(
+    async (password: string) => {
+      await accountApi.deleteWithPassword(password);
+      forget();
+    },
+    [forget],
+  );
+
+  const replaceSession = useCallback((next: Session) => sessionManager.setSession(next), []);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ session, user: session?.user ?? null, login, logout, deleteAccount }),
-    [session, login, logout, deleteAccount],
+    () => ({ session, user: session?.user ?? null, login, logout, deleteAccount, replaceSession, forget }),
+    [session, login, logout, deleteAccount, replaceSession, forget],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

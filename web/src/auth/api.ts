@@ -16,7 +16,8 @@ export const authApi = {
   logout: (refreshToken: string) => apiFetch<void>("/api/auth/logout", json({ refreshToken })),
   requestPasswordReset: (email: string, language: Language) =>
     apiFetch<void>("/api/auth/password-reset", json({ email, language })),
+  checkPasswordReset: (token: string, signal?: AbortSignal) =>
+    apiFetch<{ valid: true }>("/api/auth/password-reset/check", { ...json({ token }), signal }),
   confirmPasswordReset: (token: string, password: string) =>
     apiFetch<void>("/api/auth/password-reset/confirm", json({ token, password })),
-  deleteAccount: () => apiFetch<void>("/api/auth/account", { method: "DELETE" }),
 };

@@ -1,22 +1,34 @@
+import type { Ref } from "react";
 import { useTranslation } from "react-i18next";
 
-/** The e-mail field of the account forms; `id` is also its test id. */
+/**
+ * The e-mail field of the account forms; `id` is also its test id. `error` is what is wrong with the
+ * field: shown under it (test id `{id}-error`), announced, and tied to the input with aria-invalid.
+ */
 export function EmailField({
   id,
   value,
   onChange,
   disabled,
+  error,
+  label,
+  inputRef,
 }: {
   id: string;
   value: string;
   onChange: (value: string) => void;
   disabled: boolean;
+  error?: string | null;
+  label?: string;
+  inputRef?: Ref<HTMLInputElement>;
 }) {
   const { t } = useTranslation();
+  const errorId = `${id}-error`;
   return (
     <div className="field">
-      <label htmlFor={id}>{t("auth.email")}</label>
+      <label htmlFor={id}>{label ?? t("auth.email")}</label>
       <input
+        ref={inputRef}
         id={id}
         data-testid={id}
         type="email"
@@ -26,7 +38,14 @@ export function EmailField({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
       />
+      {error ? (
+        <p id={errorId} className="field-error" data-testid={errorId} role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,18 +1,16 @@
-import { type Language, SELECTOR_LANGUAGES } from "@kikitori/shared";
+import { type Language, SUPPORTED_LANGUAGES } from "@kikitori/shared";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { NATIVE_LANGUAGE_NAMES } from "../i18n/languages.ts";
 import { switchLanguagePath } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 
+/** The language menu: all 24 interface languages, each named in itself (and tagged with its own lang). */
 export function LanguageSelect() {
   const { t } = useTranslation();
   const lang = useLang();
   const location = useLocation();
   const navigate = useNavigate();
-  // ar and uk are reachable by URL but not listed (spec: 22 codes). On their pages the closed select
-  // still names the current language, through a hidden placeholder that is not a choice.
-  const listed = SELECTOR_LANGUAGES.includes(lang);
 
   return (
     <div className="language-select">
@@ -31,18 +29,13 @@ export function LanguageSelect() {
       <select
         id="language-select"
         data-testid="language-select"
-        value={listed ? lang : ""}
+        value={lang}
         onChange={(e) =>
           navigate(switchLanguagePath(location.pathname, e.target.value as Language, location.search, location.hash))
         }
       >
-        {listed ? null : (
-          <option value="" disabled hidden lang={lang}>
-            {NATIVE_LANGUAGE_NAMES[lang]}
-          </option>
-        )}
-        {SELECTOR_LANGUAGES.map((code) => (
-          <option key={code} value={code} lang={code}>
+        {SUPPORTED_LANGUAGES.map((code) => (
+          <option key={code} value={code} lang={code} dir="auto">
             {NATIVE_LANGUAGE_NAMES[code]}
           </option>
         ))}

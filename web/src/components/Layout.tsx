@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { useAuth } from "../auth/AuthProvider.tsx";
+import { LoginPromptProvider } from "../auth/LoginPromptDialog.tsx";
 import { useAppConfig } from "../config/appConfig.ts";
 import { localePath, ROUTES, showsFeatureTabs } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
@@ -16,33 +17,31 @@ export function Layout() {
   const { t } = useTranslation();
   const lang = useLang();
   const config = useAppConfig();
-  const { user, logout, deleteAccount } = useAuth();
+  const { user, logout } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
-  const [deleting, setDeleting] = useState(false);
 
   // Close the mobile menu whenever the page changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation on purpose
   useEffect(() => setMenuOpen(false), [location.pathname]);
 
+  // Escape closes the open mobile menu and puts the focus back on its toggle.
+  const menuToggle = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      setMenuOpen(false);
+      menuToggle.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
+
   const onLogout = async () => {
     await logout();
     navigate(localePath(lang, ROUTES.login));
-  };
-
-  const onDeleteAccount = async () => {
-    if (!window.confirm(t("auth.deleteConfirm"))) return;
-    setDeleting(true);
-    try {
-      await deleteAccount();
-      navigate(localePath(lang, ROUTES.login));
-    } catch (e) {
-      // Spec: a failed account deletion is only logged.
-      console.error("Account deletion failed", e);
-    } finally {
-      setDeleting(false);
-    }
   };
 
   const year = new Date().getFullYear();
@@ -63,6 +62,7 @@ export function Layout() {
             <span className="brand-name">{config.appName}</span>
           </Link>
           <button
+            ref={menuToggle}
             type="button"
             className="menu-toggle"
             data-testid="menu-toggle"
@@ -99,16 +99,18 @@ export function Layout() {
               <LanguageSelect />
               {user ? (
                 <>
-                  <button
-                    type="button"
-                    className="btn btn-ghost btn-danger-text"
-                    data-testid="nav-delete-account"
-                    onClick={onDeleteAccount}
-                    disabled={deleting}
-                    aria-busy={deleting}
+                  {/* Which account is logged in; its page holds password, e-mail, payments, data and deletion. */}
+                  <Link
+                    to={localePath(lang, ROUTES.account)}
+                    className="btn btn-ghost nav-account"
+                    data-testid="nav-account"
+                    title={user.email}
                   >
-                    {t("nav.deleteAccount")}
-                  </button>
+                    <span className="nav-account-label">{t("nav.account")}</span>
+                    <span className="nav-account-email" dir="ltr">
+                      {user.email}
+                    </span>
+                  </Link>
                   <button type="button" className="btn btn-secondary" data-testid="nav-logout" onClick={onLogout}>
                     {t("nav.logout")}
                   </button>
@@ -125,7 +127,9 @@ export function Layout() {
       {showsFeatureTabs(location.pathname) ? <FeatureTabs /> : null}
       <main id="main" className="site-main" tabIndex={-1}>
         <div className="container">
-          <Outlet />
+          <LoginPromptProvider>
+            <Outlet />
+          </LoginPromptProvider>
           <ShareBar />
         </div>
       </main>

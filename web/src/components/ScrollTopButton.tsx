@@ -3,13 +3,34 @@ import { useTranslation } from "react-i18next";
 
 export const SCROLL_TOP_THRESHOLD_PX = 300;
 
-/** Appears after 300 px of scroll; scrolls back to the top. */
+/** Narrow screens, where the button would sit on the text being read. */
+const NARROW = "(max-width: 767.98px)";
+
+/**
+ * Whether the button shows: after 300 px of scroll; on a narrow screen only while the reader scrolls
+ * back up (heading for the top), so it never covers the lines being read on the way down. Pure.
+ */
+export function scrollTopVisible(y: number, previousY: number, narrow: boolean, wasVisible: boolean): boolean {
+  if (y <= SCROLL_TOP_THRESHOLD_PX) return false;
+  if (!narrow) return true;
+  if (y < previousY) return true;
+  if (y > previousY) return false;
+  return wasVisible;
+}
+
+/** Appears after 300 px of scroll (on narrow screens when scrolling up); scrolls back to the top. */
 export function ScrollTopButton() {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
 
   useEffect(() => {
-    const onScroll = () => setVisible(window.scrollY > SCROLL_TOP_THRESHOLD_PX);
+    let last = window.scrollY;
+    const narrow = window.matchMedia?.(NARROW);
+    const onScroll = () => {
+      const y = window.scrollY;
+      setVisible((was) => scrollTopVisible(y, last, !!narrow?.matches, was));
+      last = y;
+    };
     onScroll();
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => window.removeEventListener("scroll", onScroll);

@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { isApiError } from "../api/errors.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { authApi } from "../auth/api.ts";
+import { emailProblem, emailProblemKey } from "../auth/validate.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { EmailField, SubmitButton } from "../components/AuthFields.tsx";
@@ -22,6 +23,9 @@ export function LoginPage() {
   const navigate = useNavigate();
   const { login } = useAuth();
   usePageMeta("login");
+  // After the account page deleted the account: say so here, where the user lands.
+  const state = useLocation().state as { notice?: string; email?: string } | null;
+  const deleted = state?.notice === "deleted";
 
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -29,12 +33,20 @@ export function LoginPage() {
   const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
   const [unverified, setUnverified] = useState(false);
   const [resend, setResend] = useState<Resend>({ state: "idle" });
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setUnverified(false);
     setResend({ state: "idle" });
-    if (!email.trim()) return setError({ message: t("validation.emailRequired") });
+    const problem = emailProblem(email);
+    setEmailError(problem ? t(emailProblemKey(problem)) : null);
+    if (problem) {
+      setError(null);
+      emailInput.current?.focus();
+      return;
+    }
     if (!password) return setError({ message: t("validation.passwordRequired") });
     setError(null);
     setBusy(true);
@@ -65,15 +77,25 @@ export function LoginPage() {
 
   return (
     <AuthCard title={t("auth.login.title")} intro={t("auth.login.intro")}>
+      {deleted ? (
+        <p className="alert alert-success" role="status" data-testid="login-account-deleted">
+          {t("account.delete.done", { email: state?.email ?? "" })}
+        </p>
+      ) : null}
       <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-        <EmailField id="login-email" value={email} onChange={setEmail} disabled={busy} />
+        <EmailField
+          id="login-email"
+          value={email}
+          onChange={(v) => {
+            setEmail(v);
+            if (emailError) setEmailError(null);
+          }}
+          disabled={busy}
+          error={emailError}
+          inputRef={emailInput}
+        />
         <div className="field">
-          <div className="field-label-row">
-            <label htmlFor="login-password">{t("auth.password")}</label>
-            <Link to={localePath(lang, ROUTES.passwordReset)} className="small-link">
-              {t("auth.login.forgotPassword")}
-            </Link>
-          </div>
+          <label htmlFor="login-password">{t("auth.password")}</label>
           <input
             id="login-password"
             data-testid="login-password"
@@ -84,6 +106,14 @@ export function LoginPage() {
             onChange={(e) => setPassword(e.target.value)}
             disabled={busy}
           />
+          {/* After the password in the DOM, so Tab goes e-mail → password → "Forgot your password?". */}
+          <Link
+            to={localePath(lang, ROUTES.passwordReset)}
+            className="small-link field-after-link"
+            data-testid="login-forgot-password"
+          >
+            {t("auth.login.forgotPassword")}
+          </Link>
         </div>
         {error ? <ErrorAlert message={error.message} error={error.cause} testId="login-error" /> : null}
         {unverified ? (

@@ -1,5 +1,5 @@
 import { PASSWORD_MIN } from "@kikitori/shared";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { isApiError } from "../api/errors.ts";
@@ -30,6 +30,28 @@ export function PasswordResetConfirmPage() {
     token ? null : { ok: false, message: t("errors.INVALID_TOKEN"), badLink: true },
   );
 
+  /** The link is checked before the form is shown: a used, expired or unknown link says so at once. */
+  const [link, setLink] = useState<"checking" | "usable" | "bad">(token ? "checking" : "bad");
+
+  useEffect(() => {
+    if (!token) return;
+    const ctrl = new AbortController();
+    authApi.checkPasswordReset(token, ctrl.signal).then(
+      () => setLink("usable"),
+      (err: unknown) => {
+        if (ctrl.signal.aborted) return;
+        if (isApiError(err) && LINK_ERRORS.has(err.code)) {
+          setLink("bad");
+          setOutcome({ ok: false, message: errorText(t, err), cause: err, badLink: true });
+        } else {
+          // The check itself failed (network, server): let the user try; submitting checks again.
+          setLink("usable");
+        }
+      },
+    );
+    return () => ctrl.abort();
+  }, [token, t]);
+
   const fail = (message: string) => setOutcome({ ok: false, message });
 
   const onSubmit = async (e: FormEvent) => {
@@ -45,6 +67,7 @@ export function PasswordResetConfirmPage() {
       setOutcome({ ok: true });
     } catch (err) {
       const badLink = isApiError(err) && LINK_ERRORS.has(err.code);
+      if (badLink) setLink("bad");
       setOutcome({ ok: false, message: errorText(t, err), cause: err, badLink });
     } finally {
       setBusy(false);
@@ -60,6 +83,39 @@ export function PasswordResetConfirmPage() {
         <Link to={localePath(lang, ROUTES.login)} className="btn btn-primary btn-block">
           {t("auth.resetConfirm.goToLogin")}
         </Link>
+      </AuthCard>
+    );
+  }
+
+  if (link === "checking") {
+    return (
+      <AuthCard title={t("auth.resetConfirm.title")}>
+        <p className="status-line" role="status" data-testid="reset-confirm-checking">
+          <span className="spinner" aria-hidden="true" />
+          {t("app.loading")}
+        </p>
+      </AuthCard>
+    );
+  }
+
+  if (link === "bad") {
+    return (
+      <AuthCard title={t("auth.resetConfirm.title")}>
+        <ErrorAlert
+          message={outcome && !outcome.ok ? outcome.message : t("errors.INVALID_TOKEN")}
+          error={outcome && !outcome.ok ? outcome.cause : undefined}
+          testId="reset-confirm-message"
+        />
+        <Link
+          to={localePath(lang, ROUTES.passwordReset)}
+          className="btn btn-primary btn-block"
+          data-testid="reset-confirm-request-new"
+        >
+          {t("auth.resetConfirm.requestNew")}
+        </Link>
+        <p className="card-footer">
+          <Link to={localePath(lang, ROUTES.login)}>{t("auth.reset.backToLogin")}</Link>
+        </p>
       </AuthCard>
     );
   }

@@ -1,8 +1,10 @@
 import { PASSWORD_MIN } from "@kikitori/shared";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
+import { isApiError } from "../api/errors.ts";
 import { authApi } from "../auth/api.ts";
+import { emailProblem, emailProblemKey } from "../auth/validate.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { EmailField, SubmitButton } from "../components/AuthFields.tsx";
@@ -26,6 +28,9 @@ export function RegisterPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
   const [done, setDone] = useState(false);
+  /** What is wrong with the e-mail field, shown at the field itself. */
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!done) return;
@@ -35,7 +40,13 @@ export function RegisterPage() {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!email.trim()) return setError({ message: t("validation.emailRequired") });
+    const problem = emailProblem(email);
+    setEmailError(problem ? t(emailProblemKey(problem)) : null);
+    if (problem) {
+      setError(null);
+      emailInput.current?.focus();
+      return;
+    }
     if (!password) return setError({ message: t("validation.passwordRequired") });
     if (password.length < PASSWORD_MIN) {
       return setError({ message: t("validation.passwordTooShort", { min: PASSWORD_MIN }) });
@@ -46,6 +57,12 @@ export function RegisterPage() {
       await authApi.register(email.trim(), password, lang);
       setDone(true);
     } catch (err) {
+      // The server's own check of the address (it is stricter than no check at all): say so at the field.
+      if (isApiError(err) && err.code === "VALIDATION_FAILED" && /email/i.test(err.message)) {
+        setEmailError(t("validation.emailInvalid"));
+        emailInput.current?.focus();
+        return;
+      }
       setError({
         message: authErrorText(t, err, "auth.register.failed", ["EMAIL_ALREADY_IN_USE", "WEAK_PASSWORD"]),
         cause: err,
@@ -63,7 +80,17 @@ export function RegisterPage() {
         </div>
       ) : (
         <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-          <EmailField id="register-email" value={email} onChange={setEmail} disabled={busy} />
+          <EmailField
+            id="register-email"
+            value={email}
+            onChange={(v) => {
+              setEmail(v);
+              if (emailError) setEmailError(null);
+            }}
+            disabled={busy}
+            error={emailError}
+            inputRef={emailInput}
+          />
           <div className="field">
             <label htmlFor="register-password">{t("auth.password")}</label>
             <input

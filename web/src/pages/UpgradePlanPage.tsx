@@ -30,7 +30,7 @@ import {
 import { formatDate } from "../plan/format.ts";
 import { type CardFieldHandle, LocalCardForm } from "../plan/LocalCardForm.tsx";
 import { type Notice, noticeFromError, noticeFromErrorBody, noticeText, reasonNotice } from "../plan/notice.ts";
-import { parseConfirmResult, type SubscriptionState } from "../plan/parse.ts";
+import { parseConfirmResult, parseSubscriptionResult, type SubscriptionState } from "../plan/parse.ts";
 import { formatPrice, isPaidPlan, type PlanChange, planChange, priceDifference } from "../plan/pricing.ts";
 import { confirmStripePayment, StripeCardForm } from "../plan/StripeCardForm.tsx";
 import { useUsage } from "../plan/useUsage.ts";
@@ -82,6 +82,8 @@ function PlanScreen({ uid }: { uid: string }) {
   const [processing, setProcessing] = useState(false);
   const [result, setResult] = useState<PlanChangeOutcome | null>(null);
   const [authRequest, setAuthRequest] = useState<{ resolve: (approve: boolean) => void } | null>(null);
+  /** What the payment awaiting the bank's confirmation is for (shown in the 3-D Secure dialog). */
+  const [authCharge, setAuthCharge] = useState<{ amount: number; currency: string } | null>(null);
   const cardRef = useRef<CardFieldHandle>(null);
 
   const sub = current.data;
@@ -129,7 +131,11 @@ function PlanScreen({ uid }: { uid: string }) {
       confirmPayment: (secret) => (stripeKey ? confirmStripePayment(stripeKey, secret) : confirmLocally(secret)),
     };
   };
-  const submit = (body: ChangeBody) => createOrUpdateSubscription({ ...body, lang });
+  const submit = async (body: ChangeBody) => {
+    const raw = await createOrUpdateSubscription({ ...body, lang });
+    setAuthCharge(parseSubscriptionResult(raw).charged ?? null);
+    return raw;
+  };
 
   /** Runs one plan action with the processing state, shows its outcome and refreshes plan and usage. */
   const run = async (action: () => Promise<PlanChangeOutcome>) => {
@@ -160,7 +166,10 @@ function PlanScreen({ uid }: { uid: string }) {
     );
   };
   const keepPlan = () => void run(() => keepCurrentPlan({ loggedIn: !!user, currentPlan }, { provider: null, submit }));
-  const resume = (clientSecret: string) => void run(() => resumePayment(clientSecret, makeProvider()));
+  const resume = (clientSecret: string, amount: number | null) => {
+    setAuthCharge(amount !== null ? { amount, currency } : null);
+    void run(() => resumePayment(clientSecret, makeProvider()));
+  };
 
   const choose = (p: PlanName) => {
     setChosen(p);
@@ -250,7 +259,9 @@ function PlanScreen({ uid }: { uid: string }) {
                   className="btn btn-small btn-primary"
                   data-testid="plan-resume-payment"
                   disabled={processing}
-                  onClick={() => sub.pendingPayment && resume(sub.pendingPayment.clientSecret)}
+                  onClick={() =>
+                    sub.pendingPayment && resume(sub.pendingPayment.clientSecret, sub.pendingPayment.amount)
+                  }
                 >
                   {t("plan.resumePayment")}
                 </button>
@@ -476,7 +487,11 @@ function PlanScreen({ uid }: { uid: string }) {
       </div>
 
       {authRequest ? (
-        <AuthModal planLabel={planName(selected)} onAnswer={(approve) => authRequest.resolve(approve)} />
+        <AuthModal
+          planLabel={planName(selected)}
+          amountText={authCharge ? formatPrice(authCharge.amount, authCharge.currency, lang) : null}
+          onAnswer={(approve) => authRequest.resolve(approve)}
+        />
       ) : null}
     </section>
   );

@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
-import { ApiError } from "../api/errors.ts";
+import { ApiError, isApiError } from "../api/errors.ts";
+import { useAuth } from "../auth/AuthProvider.tsx";
+import { accountApi } from "../auth/accountApi.ts";
 import { authApi } from "../auth/api.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
@@ -16,40 +18,65 @@ import { useLang } from "../routing/useLang.ts";
  */
 const requests = new Map<string, Promise<unknown>>();
 
-function verifyOnce(token: string): Promise<unknown> {
+function verifyOnce(token: string, emailChange: boolean): Promise<unknown> {
   let p = requests.get(token);
   if (!p) {
-    p = authApi.verifyEmail(token);
+    p = emailChange ? accountApi.confirmEmailChange(token) : authApi.verifyEmail(token);
     requests.set(token, p);
   }
   return p;
 }
 
-type State = { status: "verifying" } | { status: "success" } | { status: "error"; error: unknown };
+type State =
+  | { status: "verifying" }
+  | { status: "success" }
+  | { status: "already" }
+  | { status: "error"; error: unknown };
+
+/**
+ * A verification link is only ever used up by verifying its address, so a used link (clicked twice,
+ * opened in a second tab) means the address is already verified: say so and offer login.
+ */
+export function verifyOutcome(error: unknown): State {
+  return isApiError(error) && error.code === "TOKEN_USED" ? { status: "already" } : { status: "error", error };
+}
 
 export function VerifyEmailPage() {
   const { t } = useTranslation();
   const lang = useLang();
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
+  /** A link from the account page's e-mail change (sent to the new address) rather than a registration. */
+  const emailChange = params.get("kind") === "email-change";
+  const { user, forget } = useAuth();
+  const [newEmail, setNewEmail] = useState("");
   usePageMeta("verifyEmail");
 
   const [state, setState] = useState<State>(
     token ? { status: "verifying" } : { status: "error", error: new ApiError("INVALID_TOKEN", 400, "Missing token") },
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one request per link; user/forget must not re-run it
   useEffect(() => {
     if (!token) return;
     let active = true;
     setState({ status: "verifying" });
-    verifyOnce(token).then(
-      () => active && setState({ status: "success" }),
-      (error: unknown) => active && setState({ status: "error", error }),
+    verifyOnce(token, emailChange).then(
+      (res) => {
+        if (!active) return;
+        if (emailChange) {
+          // The change ended every login (the old address is in their tokens): log in again with the new one.
+          setNewEmail((res as { email?: string } | undefined)?.email ?? "");
+          if (user) forget();
+        }
+        setState({ status: "success" });
+      },
+      (error: unknown) => active && setState(verifyOutcome(error)),
     );
     return () => {
       active = false;
     };
-  }, [token]);
+  }, [token, emailChange]);
 
   return (
     <AuthCard title={t("auth.verify.title")}>
@@ -61,7 +88,12 @@ export function VerifyEmailPage() {
       ) : null}
       {state.status === "success" ? (
         <div className="alert alert-success" role="status" data-testid="verify-status" data-status="success">
-          {t("auth.verify.success")}
+          {emailChange ? t("account.email.changed", { email: newEmail }) : t("auth.verify.success")}
+        </div>
+      ) : null}
+      {state.status === "already" ? (
+        <div className="alert alert-info" role="status" data-testid="verify-status" data-status="already">
+          {emailChange ? t("account.email.alreadyChanged") : t("auth.verify.already")}
         </div>
       ) : null}
       {state.status === "error" ? (

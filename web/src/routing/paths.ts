@@ -29,6 +29,7 @@ const TABLESS = new Set<string>([
   ROUTES.passwordResetConfirm,
   ROUTES.verifyEmail,
   ROUTES.upgradePlan,
+  ROUTES.account,
 ]);
 
 /** Something that looks like a language tag (en, EN, pt-BR, zh_Hant) rather than a page name. */

@@ -2,6 +2,7 @@ import { createBrowserRouter, type LoaderFunctionArgs, redirect } from "react-ro
 import { Layout } from "../components/Layout.tsx";
 import { browserSources, detectLanguage } from "../i18n/detect.ts";
 import { setLanguage } from "../i18n/index.ts";
+import { AccountPage } from "../pages/AccountPage.tsx";
 import { LoginPage } from "../pages/LoginPage.tsx";
 import { NotFoundPage } from "../pages/NotFoundPage.tsx";
 import { PasswordResetConfirmPage } from "../pages/PasswordResetConfirmPage.tsx";
@@ -44,6 +45,7 @@ export const router = createBrowserRouter([
           { path: ROUTES.passwordResetConfirm, element: <PasswordResetConfirmPage /> },
           { path: ROUTES.verifyEmail, element: <VerifyEmailPage /> },
           { path: ROUTES.upgradePlan, element: <UpgradePlanPage /> },
+          { path: ROUTES.account, element: <AccountPage /> },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

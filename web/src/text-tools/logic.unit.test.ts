@@ -5,7 +5,7 @@ import {
   intOf,
   nextSummaryProgress,
   placeHeadings,
-  progressColor,
+  progressTone,
   removePhraseRow,
 } from "./logic.ts";
 
@@ -16,8 +16,10 @@ describe("summary progress", () => {
     expect(v).toBe(98);
     expect(nextSummaryProgress(41)).toBe(42);
   });
-  it("colours: green to 50, yellow over 50, red over 80", () => {
-    expect([50, 51, 80, 81].map(progressColor)).toEqual(["green", "yellow", "yellow", "red"]);
+  it("tone: neutral while generating, success when done, error only on failure", () => {
+    expect(progressTone("generating")).toBe("running");
+    expect(progressTone("done")).toBe("done");
+    expect(progressTone("failed")).toBe("failed");
   });
 });
 

@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
-import { type AudioProgress, barColor, isTerminal, type Phase } from "./progress.ts";
+import { type AudioProgress, barTone, isTerminal, type Phase } from "./progress.ts";
 import { etaParts, formatClock } from "./time.ts";
 
 /**
- * The job's progress bar: phase label, percentage, colour by value (green ≤ 50, yellow > 50, red > 80);
+ * The job's progress bar: phase label, percentage, colour by state (neutral while running, success when
+ * done, error only on failure);
  * while transcribing, how much of the recording is done and about how long is left.
  */
 export function ProgressBar({ phase, value, audio }: { phase: Phase; value: number; audio?: AudioProgress | null }) {
@@ -23,9 +24,10 @@ export function ProgressBar({ phase, value, audio }: { phase: Phase; value: numb
         <span className="tx-progress-value">{formatAmount(rounded, lang)}%</span>
       </div>
       <div
-        className={`tx-progress tx-progress-${barColor(value)}`}
+        className={`tx-progress tx-progress-${barTone(phase)}`}
         data-testid="tx-progress"
         data-phase={phase}
+        data-tone={barTone(phase)}
         data-value={rounded}
         role="progressbar"
         aria-label={label}

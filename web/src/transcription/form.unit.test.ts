@@ -5,11 +5,21 @@ import {
   activeJobStore,
   checkFile,
   checkSubmit,
+  DEFAULT_FILE_TYPE,
   formatFileSize,
   formatSeconds,
   isSameOrigin,
+  nextScreen,
   recentJobs,
+  runningJob,
 } from "./form.ts";
+
+describe("default file type", () => {
+  it("is the general conversation type, a valid wire value, and not meeting", () => {
+    expect(DEFAULT_FILE_TYPE).toBe("general");
+    expect(checkSubmit({ loggedIn: true, hasFile: true, model: DEFAULT_FILE_TYPE })).toBeNull();
+  });
+});
 
 describe("checkFile", () => {
   it("refuses files over 20 MiB and accepts exactly 20 MiB", () => {
@@ -112,5 +122,39 @@ describe("activeJobStore", () => {
     expect(broken.get()).toBeNull();
     expect(() => broken.clear()).not.toThrow();
     expect(activeJobStore(null).get()).toBeNull();
+  });
+});
+
+describe("nextScreen", () => {
+  const visitor = { uid: null, generation: 0 };
+  it("keeps the visitor's screen when they log in (file and form stay)", () => {
+    expect(nextScreen(visitor, "u1")).toEqual({ uid: "u1", generation: 0 });
+  });
+  it("starts afresh on logout and on another user", () => {
+    const u1 = { uid: "u1", generation: 0 };
+    expect(nextScreen(u1, null)).toEqual({ uid: null, generation: 1 });
+    expect(nextScreen(u1, "u2")).toEqual({ uid: "u2", generation: 1 });
+  });
+  it("returns the same object when nothing changed", () => {
+    expect(nextScreen(visitor, null)).toBe(visitor);
+  });
+});
+
+describe("runningJob", () => {
+  const job = (jobId: string, status: string, createdAt: string) =>
+    ({ jobId, status, createdAt }) as unknown as TranscriptionSnapshot;
+  it("is the newest job still running", () => {
+    const jobs = [
+      job("done", "completed", "2026-01-03T00:00:00Z"),
+      job("old", "transcribing", "2026-01-01T00:00:00Z"),
+      job("new", "correcting", "2026-01-02T00:00:00Z"),
+      job("bad", "failed", "2026-01-04T00:00:00Z"),
+    ];
+    expect(runningJob(jobs)).toBe("new");
+    expect(runningJob([job("q", "queued", "2026-01-01T00:00:00Z")])).toBe("q");
+  });
+  it("is null when nothing runs or the list is not there yet", () => {
+    expect(runningJob([job("done", "completed", "2026-01-03T00:00:00Z")])).toBeNull();
+    expect(runningJob(undefined)).toBeNull();
   });
 });

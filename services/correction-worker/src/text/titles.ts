@@ -26,6 +26,8 @@ export interface TitlesAnswer {
 /** What the custom request asks for, as far as an engine without a model can follow it. */
 export interface Steering {
   focus: Set<string>;
+  /** The request's topic words as written ("climate" of "focus on climate"), in order. */
+  keywords: string[];
   quoted: string[];
   question: boolean;
   short: boolean;
@@ -50,11 +52,9 @@ const PATTERNS: Record<string, Patterns> = {
       "{A}: {B} and {C}",
       "{A} and {B}",
       "From {A} to {B}",
-      "Inside {A}: {B}",
       "{A} in focus: {B}",
       "{B} and the future of {A}",
       "A closer look at {A} and {B}",
-      "The case for {A}",
       "Rethinking {A}",
       "{A}, {B} and {C}",
     ],
@@ -66,7 +66,8 @@ const PATTERNS: Record<string, Patterns> = {
       "Where next for {A} and {B}?",
       "{A} or {B}?",
     ],
-    short: ["{A}", "{A} and {B}", "On {A}", "{A}, {B}"],
+    // Headline style with a noun phrase in each slot: no bare "{A}" or "On {A}" fragments.
+    short: ["{A} and {B}", "{A}: {B}", "{A} in focus", "Rethinking {A}"],
     list: [
       "{N} things to know about {A}",
       "{N} takeaways on {A} and {B}",
@@ -96,7 +97,7 @@ const PATTERNS: Record<string, Patterns> = {
       "Welche Rolle spielt {B} für {A}?",
       "{A} oder {B}?",
     ],
-    short: ["{A}", "{A} und {B}", "Über {A}", "{A}, {B}"],
+    short: ["{A} und {B}", "{A}: {B}", "{A} im Fokus", "{A} neu gedacht"],
     list: ["{N} Dinge, die man über {A} wissen sollte", "{N} Erkenntnisse zu {A} und {B}", "{A}: {N} wichtige Punkte"],
     interview: ["{G} über {A}", "{G} über {A} und {B}", "Im Gespräch mit {G}: {A}"],
     meeting: ["Protokoll: {A} und {B}", "{A}, {B}, {C}: Ergebnisse und nächste Schritte"],
@@ -146,6 +147,30 @@ const INTERVIEWER =
 const MEETING =
   /(?:attendees|agenda|action items|minutes|protokoll|tagesordnung|teilnehmende|議事録|出席者|会议纪要|参会人员|会议决定)/iu;
 
+/**
+ * Words of a request that say what to do rather than what about ("focus on climate", "Titel mit
+ * Schwerpunkt Klima", "気候を中心に"): not topics, so never steered on.
+ */
+const INSTRUCTION_WORDS = new Set([
+  ...["focus", "focused", "focusing", "emphasis", "emphasise", "emphasize", "highlight", "stress", "about"],
+  ...["title", "titles", "heading", "headings", "headline", "headlines", "subheading", "subheadings"],
+  ...["make", "please", "write", "keep", "use", "include", "mention", "more", "less", "style", "tone"],
+  ...["short", "shorter", "concise", "brief", "punchy", "question", "questions", "list", "numbered", "number"],
+  ...["article", "text", "interview", "catchy", "simple", "formal", "casual", "topic", "theme", "main"],
+  ...["fokus", "schwerpunkt", "titel", "überschrift", "überschriften", "bitte", "kurz", "knapp", "thema"],
+  ...["中心", "焦点", "重視", "重点", "タイトル", "見出し", "テーマ", "短く", "質問", "リスト", "标题", "重点", "聚焦"],
+]);
+
+/** Phrases of the text that hold a focus word, best first. */
+function focusedPhrases(all: readonly KeyPhrase[], focus: ReadonlySet<string>): KeyPhrase[] {
+  if (focus.size === 0) return [];
+  const words = [...focus];
+  return topKeyPhrases(
+    all.filter((p) => words.some((f) => p.words.includes(f) || (f.length > 2 && p.key.includes(f)))),
+    3,
+  );
+}
+
 export function titlesOffline(req: TitlesRequest): TitlesAnswer {
   const lang = detectLanguage(req.text, req.language);
   const steering = parseSteering(req.customPrompt, lang);
@@ -157,7 +182,14 @@ export function titlesOffline(req: TitlesRequest): TitlesAnswer {
     all.filter((p) => p.count >= 2),
     8,
   );
-  const top = repeated.length >= 3 ? repeated : topKeyPhrases(all, 8);
+  const general = repeated.length >= 3 ? repeated : topKeyPhrases(all, 8);
+  // The request's topic leads, even when the text names it only once.
+  const focused = focusedPhrases(all, steering.focus);
+  const top = [...focused, ...general.filter((p) => !focused.some((f) => f.key === p.key))];
+  // A topic the text never names is still what the user asked for: it goes in like a quoted term.
+  if (focused.length === 0 && steering.keywords.length > 0) {
+    steering.quoted.push(...steering.keywords.filter((k) => !steering.quoted.includes(k)).slice(0, 2));
+  }
   return {
     titles: makeTitles(req, lang, patterns, steering, top),
     headings: makeHeadings(req, lang, patterns, steering, all, wordFreq),
@@ -175,12 +207,22 @@ export function parseSteering(prompt: string, lang: string): Steering {
     if (q) quoted.push(q);
   }
   const focus = new Set<string>();
+  const keywords: string[] = [];
   if (p) {
     const promptLang = detectLanguage(p, lang);
-    for (const l of new Set([lang, promptLang])) for (const t of tokenize(p, l)) if (t.content) focus.add(t.norm);
+    // Quoted terms are already steered on; the rest of the request names the topic.
+    const unquoted = p.replace(/"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|「[^」\n]*」|『[^』\n]*』/gu, " ");
+    for (const l of new Set([lang, promptLang])) {
+      for (const t of tokenize(unquoted, l)) {
+        if (!t.content || INSTRUCTION_WORDS.has(t.norm) || /^\d+$/u.test(t.norm)) continue;
+        if (!focus.has(t.norm) && l === lang) keywords.push(t.surface);
+        focus.add(t.norm);
+      }
+    }
   }
   return {
     focus,
+    keywords,
     quoted,
     question: /[?？]|question|interrogative|frage|fragend|質問|疑問|問いかけ|问句|疑问|提问/iu.test(p),
     short: /\bshort|concise|brief|punchy|kurz|knapp|短|簡潔|シンプル|简短|简洁/iu.test(p),
