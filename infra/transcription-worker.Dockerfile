@@ -33,7 +33,7 @@ RUN npm prune --omit=dev --no-audit --no-fund && rm -rf /root/.npm
 FROM ${NODE_IMAGE} AS runtime
 # ffmpeg decodes and cuts the uploads; pocketsphinx (+ its US English model) is the on-box speech recogniser.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us \
+  && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us bzip2 \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production OPS_HOST=0.0.0.0 OPS_PORT=3101
 WORKDIR /app

@@ -1,8 +1,15 @@
-// `npm run models -- pull [name…] | list | verify [name…]`: the whisper.cpp models in MODELS_DIR
-// (default var/models). pull downloads and verifies (resuming an interrupted download), list shows the
-// catalogue and what is there, verify hashes the files again. See docs/decisions/0014-whisper-models.md.
+// `npm run models -- pull [name…] | list | verify [name…]`: the whisper.cpp models and the speaker
+// diarization models (`diarization`) in MODELS_DIR (default var/models). pull downloads and verifies
+// (resuming an interrupted download), list shows the catalogue and what is there, verify hashes the
+// files again. See docs/decisions/0014-whisper-models.md and 0017-speaker-diarization.md.
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import {
+  pullSherpaModels,
+  SHERPA_MODELS,
+  sherpaModelPaths,
+  sherpaModelsReady,
+} from "../services/transcription-worker/src/diarization/models.ts";
 import {
   DEFAULT_WHISPER_MODEL,
   isWhisperModelName,
@@ -23,13 +30,18 @@ import {
 
 const USAGE = `Usage: npm run models -- <command> [model…] [--sha1 <hex>]
 
-  pull [model…]    download and verify (default: $WHISPER_MODEL, else ${DEFAULT_WHISPER_MODEL}); resumes a cut download
+  pull [model…]    download and verify (default: $WHISPER_MODEL, else ${DEFAULT_WHISPER_MODEL}, and the speaker
+                   diarization models unless DIARIZATION_ENGINE is classic or none); resumes a cut download
+                   "diarization" names the diarization models (sherpa-onnx: pyannote segmentation + TitaNet)
   list             the models, their size, memory and quality, and which are in MODELS_DIR
   verify [model…]  hash the files again (default: every model in MODELS_DIR)
 
   --sha1 <hex>     the SHA-1 the file must have (one model): for models whisper.cpp publishes none for
 
-Environment: MODELS_DIR (default var/models), WHISPER_MODEL, WHISPER_MODEL_BASE_URL (a mirror).`;
+Environment: MODELS_DIR (default var/models), WHISPER_MODEL, WHISPER_MODEL_BASE_URL (a mirror),
+DIARIZATION_ENGINE, DIARIZATION_MODEL_BASE_URL (a mirror of the sherpa-onnx release files).`;
+
+const DIARIZATION = "diarization";
 
 class UsageError extends Error {}
 
@@ -54,13 +66,45 @@ function parseArgs(argv: string[]): { command: string; names: string[]; sha1?: s
 }
 
 function modelNames(names: string[]): WhisperModelName[] {
-  const unknown = names.filter((n) => !isWhisperModelName(n));
+  const unknown = names.filter((n) => !isWhisperModelName(n) && n !== DIARIZATION);
   if (unknown.length) {
     throw new UsageError(
       `unknown model ${unknown.map((n) => `"${n}"`).join(", ")}; known: ${WHISPER_MODEL_NAMES.join(", ")}`,
     );
   }
-  return names as WhisperModelName[];
+  return names.filter(isWhisperModelName);
+}
+
+/** Whether `pull` without names fetches the diarization models too (DIARIZATION_ENGINE auto or sherpa). */
+const wantsDiarization = () => !["classic", "none"].includes(process.env.DIARIZATION_ENGINE ?? "auto");
+
+/** Pulls the sherpa-onnx diarization models. Exit code: 0, 1 on a failure, 130 when interrupted. */
+async function pullDiarization(signal: AbortSignal): Promise<number> {
+  const bars = new Map<string, ReturnType<typeof progressReporter>>();
+  try {
+    const p = await pullSherpaModels({
+      modelsDir,
+      baseUrl: process.env.DIARIZATION_MODEL_BASE_URL || undefined,
+      signal,
+      onProgress: (file, pr) => {
+        if (!bars.has(file)) bars.set(file, progressReporter(file, process.stderr));
+        bars.get(file)?.update(pr);
+      },
+    });
+    for (const b of bars.values()) b.done();
+    console.log(`${DIARIZATION}: verified → ${p.segmentation}, ${p.embedding}`);
+    return 0;
+  } catch (err) {
+    for (const b of bars.values()) b.done();
+    if (signal.aborted) {
+      console.error(`${DIARIZATION}: interrupted; the part is kept, run the same command again to resume`);
+      return 130;
+    }
+    console.error(
+      `${DIARIZATION}: ${(err as Error).message} (the classic engine, which needs no model, tells the voices apart meanwhile)`,
+    );
+    return 1;
+  }
 }
 
 function defaultModel(): WhisperModelName {
@@ -208,6 +252,12 @@ async function list(): Promise<boolean> {
         .trimEnd(),
     );
   }
+  const ready = await sherpaModelsReady(modelsDir);
+  const paths = sherpaModelPaths(modelsDir);
+  console.log(
+    `\n${DIARIZATION} (sherpa-onnx): ${SHERPA_MODELS.segmentation.file} + ${SHERPA_MODELS.embedding.file}, ` +
+      `${(SHERPA_MODELS.embedding.bytes / MB + 5.7).toFixed(0)} MB: ${ready ? "verified" : existsSync(paths.embedding) || existsSync(paths.segmentation) ? "present, not verified" : "not in MODELS_DIR"}`,
+  );
   console.log(
     `\nMODELS_DIR=${modelsDir}   * = default (WHISPER_MODEL)   WER: LibriSpeech test-clean, whisper.cpp; JSUT CER: Japanese; lower is better`,
   );
@@ -251,8 +301,13 @@ async function main(): Promise<number> {
   process.once("SIGINT", () => ac.abort());
   process.once("SIGTERM", () => ac.abort());
   switch (command) {
-    case "pull":
-      return pull(names.length ? modelNames(names) : [defaultModel()], sha1, ac.signal);
+    case "pull": {
+      const whisper = names.length ? modelNames(names) : [defaultModel()];
+      const diarization = names.length ? names.includes(DIARIZATION) : wantsDiarization();
+      let code = whisper.length ? await pull(whisper, sha1, ac.signal) : 0;
+      if (diarization && code !== 130) code = Math.max(code, await pullDiarization(ac.signal));
+      return code;
+    }
     case "list":
       return (await list()) ? 0 : 1;
     case "verify":

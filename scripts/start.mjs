@@ -51,9 +51,30 @@ if (!process.env.JWT_SECRET && !existsSync(secretFile)) {
   writeFileSync(secretFile, randomBytes(48).toString("base64url"), { mode: 0o600 });
   log("created var/jwt-secret");
 }
+// The embedded object store's access key and secret (it refuses unsigned requests), likewise.
+const embeddedS3 = !process.env.S3_ENDPOINT;
+const s3KeyFiles = {
+  S3_ACCESS_KEY: path.join(root, "var/s3-access-key"),
+  S3_SECRET_KEY: path.join(root, "var/s3-secret-key"),
+};
+if (embeddedS3) {
+  for (const [name, file] of Object.entries(s3KeyFiles)) {
+    if (process.env[name] || existsSync(file)) continue;
+    const value =
+      name === "S3_ACCESS_KEY" ? `kikitori-${randomBytes(8).toString("hex")}` : randomBytes(32).toString("base64url");
+    writeFileSync(file, value, { mode: 0o600 });
+    log(`created ${path.relative(root, file)}`);
+  }
+}
 const env = {
   ...process.env,
   JWT_SECRET_FILE: process.env.JWT_SECRET ? undefined : secretFile,
+  S3_ACCESS_KEY_FILE:
+    embeddedS3 && !process.env.S3_ACCESS_KEY ? s3KeyFiles.S3_ACCESS_KEY : process.env.S3_ACCESS_KEY_FILE,
+  S3_SECRET_KEY_FILE:
+    embeddedS3 && !process.env.S3_SECRET_KEY ? s3KeyFiles.S3_SECRET_KEY : process.env.S3_SECRET_KEY_FILE,
+  // Each service's ops server (/metrics, the detailed /readyz) on loopback only, unless told otherwise.
+  OPS_HOST: process.env.OPS_HOST ?? "127.0.0.1",
   FORCE_COLOR: "0",
 };
 for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
@@ -65,13 +86,31 @@ const engine = process.env.TRANSCRIPTION_ENGINE ?? "whisper";
 let pocketsphinxNeeded = engine === "pocketsphinx";
 if (engine === "whisper" && !process.env.WHISPER_MODEL_PATH) {
   log(`speech model: ${process.env.WHISPER_MODEL ?? "default"} (npm run models -- list shows the choices)`);
-  const pull = spawnSync(process.execPath, ["--import", "tsx", "scripts/models.ts", "pull"], { stdio: "inherit", env });
+  // The Whisper model only here (DIARIZATION_ENGINE=classic keeps the diarization models out of this pull).
+  const pull = spawnSync(process.execPath, ["--import", "tsx", "scripts/models.ts", "pull"], {
+    stdio: "inherit",
+    env: { ...env, DIARIZATION_ENGINE: "classic" },
+  });
   if (pull.status !== 0) {
     pocketsphinxNeeded = true;
     console.warn(
       "\x1b[33m[start]\x1b[0m the Whisper model could not be downloaded: English recordings use the rough offline\n" +
         "        pocketsphinx engine (30-55 % of words wrong on real speech, no punctuation) and other languages\n" +
         "        are refused. Run `npm run models -- pull` when online, or set WHISPER_MODEL_PATH to a ggml file.",
+    );
+  }
+}
+// Who said what: the sherpa-onnx diarization models (44 MB, SHA-256 checked) on first start too;
+// without them the classic engine (no model) tells the voices apart.
+if (!["classic", "none"].includes(process.env.DIARIZATION_ENGINE ?? "auto")) {
+  const pull = spawnSync(process.execPath, ["--import", "tsx", "scripts/models.ts", "pull", "diarization"], {
+    stdio: "inherit",
+    env,
+  });
+  if (pull.status !== 0) {
+    console.warn(
+      "\x1b[33m[start]\x1b[0m the speaker diarization models could not be downloaded: the classic engine tells the\n" +
+        "        voices apart (good for two clearly different voices). Run `npm run models -- pull diarization` when online.",
     );
   }
 }
@@ -157,13 +196,13 @@ async function stopAll(code = 0) {
 process.on("SIGINT", () => void stopAll(0));
 process.on("SIGTERM", () => void stopAll(0));
 
-if (!process.env.S3_ENDPOINT) {
+if (embeddedS3) {
   const port = Number(process.env.EMBEDDED_S3_PORT ?? 9000);
   if (await canConnect("127.0.0.1", port)) {
     fail(`port ${port} is taken; set EMBEDDED_S3_PORT to a free port or S3_ENDPOINT to your object store`);
   }
   env.S3_ENDPOINT = `http://127.0.0.1:${port}`;
-  run("objectstore", ["scripts/objectstore.mjs"]);
+  run("objectstore", ["--import", "tsx", "scripts/objectstore.mjs"]);
   if (!(await waitFor("127.0.0.1", port, 15_000))) fail("the embedded object store did not start");
 }
 

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { jest } from "@jest/globals";
@@ -73,6 +73,8 @@ it("uploads a recording, moves through the phases, shows both texts and plays th
   await page.getByTestId("tx-interviewee").fill("Ben");
   await page.getByTestId("tx-example").fill("Anna: question\nBen: answer");
   expect(await page.getByTestId("tx-example-count").textContent()).toContain("26");
+  // An interview: two speakers unless the user says otherwise.
+  expect(await page.getByTestId("tx-speakers").inputValue()).toBe("2");
   await page.getByTestId("tx-submit").click();
   expect(await page.getByTestId("tx-submit").isDisabled()).toBe(true);
 
@@ -92,6 +94,31 @@ it("uploads a recording, moves through the phases, shows both texts and plays th
   expect(await page.getByTestId("tx-char-count").textContent()).toMatch(/\d/);
   expect(await page.getByTestId("tx-transcription-time").textContent()).toMatch(/\d/);
   expect(await page.getByTestId("tx-submit").isDisabled()).toBe(false);
+
+  // Who said what: the two voices were told apart and named; renaming the interviewee rewrites the labels.
+  const panel = page.getByTestId("tx-speakers-panel");
+  await panel.waitFor();
+  const interviewee = panel.locator('[data-role="interviewee"] input');
+  expect(await interviewee.inputValue()).toBe("Ben");
+  expect(await panel.locator('[data-role="interviewer"] input').inputValue()).toBe("Anna");
+  await interviewee.fill("Dr. Tanaka");
+  await page.getByTestId("tx-speakers-save").click();
+  await page
+    .getByTestId("tx-corrected")
+    .filter({ hasText: /Dr\. Tanaka:/ })
+    .waitFor();
+  const corrected = await page.getByTestId("tx-corrected").textContent();
+  expect(corrected).toMatch(/^Anna:/m);
+  expect(corrected).not.toMatch(/^Ben:/m);
+
+  // Download the interview text: the file is named after the recording and has the new names.
+  await page.getByTestId("tx-export-text").selectOption("interview");
+  await page.getByTestId("tx-export-format").selectOption("txt");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("tx-export-download").click()]);
+  expect(download.suggestedFilename()).toBe("interview-en (interview).txt");
+  const saved = readFileSync((await download.path()) as string, "utf8");
+  expect(saved).toMatch(/^Dr\. Tanaka:/m);
+  expect(saved).toMatch(/^Anna:/m);
 
   // The player gets the audio (fetched with the bearer token) and plays.
   const audio = page.getByTestId("tx-audio");
@@ -116,6 +143,11 @@ it("uploads a recording, moves through the phases, shows both texts and plays th
     .getByTestId("tx-corrected")
     .filter({ hasText: /Anna:|Ben:/ })
     .waitFor();
+
+  // One click onward: the summary tool opens with the interview text filled in.
+  await page.getByTestId("tx-onward-summary").click();
+  await page.waitForURL(`${t.url}/en/summary`);
+  expect(await page.locator("textarea").first().inputValue()).toMatch(/^Dr\. Tanaka:/m);
   await ctx.close();
 });
 

@@ -27,8 +27,8 @@ afterAll(async () => {
 const store = () =>
   createObjectStore({
     S3_ENDPOINT: t.env.S3_ENDPOINT,
-    S3_ACCESS_KEY: "S3RVER",
-    S3_SECRET_KEY: "S3RVER",
+    S3_ACCESS_KEY: t.env.S3_ACCESS_KEY,
+    S3_SECRET_KEY: t.env.S3_SECRET_KEY,
     S3_BUCKET: t.env.S3_BUCKET,
     S3_REGION: "us-east-1",
   });
@@ -40,8 +40,8 @@ async function objectsUnder(prefix: string): Promise<number> {
     endPoint: u.hostname,
     port: Number(u.port),
     useSSL: false,
-    accessKey: "S3RVER",
-    secretKey: "S3RVER",
+    accessKey: t.env.S3_ACCESS_KEY,
+    secretKey: t.env.S3_SECRET_KEY,
   });
   let n = 0;
   for await (const _ of c.listObjectsV2(t.env.S3_BUCKET, prefix, true) as AsyncIterable<unknown>) n++;

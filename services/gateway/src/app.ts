@@ -31,18 +31,24 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import client from "prom-client";
-import { EmailRateLimiter } from "./auth/limits.ts";
+import { AccountService, accountRoutes } from "./auth/account.ts";
+import { EmailRateLimiter, LoginThrottle } from "./auth/limits.ts";
+import { TokenRevocations } from "./auth/revocation.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { AuthService } from "./auth/service.ts";
 import { TokenSigner } from "./auth/tokens.ts";
 import type { GatewayConfig } from "./config.ts";
-import { installErrorHandler } from "./errors.ts";
+import { clientErrorHandler, installErrorHandler } from "./errors.ts";
+import { refuseUnstorableBody } from "./input.ts";
 import { billingRoutes } from "./routes/billing.ts";
+import { exportRoutes } from "./routes/export.ts";
+import { manageRoutes } from "./routes/manage.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { textRoutes } from "./routes/text.ts";
 import { transcriptionRoutes } from "./routes/transcriptions.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { loadPageRenderer } from "./web/page-meta.ts";
+import { securityHeadersHook } from "./web/security-headers.ts";
 import { SocketHub } from "./ws/hub.ts";
 import { wsRoutes } from "./ws/routes.ts";
 
@@ -96,8 +102,10 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     trustProxy: config.TRUST_PROXY,
-    requestIdHeader: "x-request-id",
+    // Not taken as sent: genReqId below accepts a caller's x-request-id only when short and safe.
+    requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: "correlationId" }),
+    clientErrorHandler,
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
@@ -108,6 +116,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest("auth", null);
   installErrorHandler(app);
+  // No NUL byte or lone surrogate reaches a database, queue or worker (they would fail with a 5xx).
+  app.addHook("preValidation", refuseUnstorableBody);
+  app.addHook("onSend", securityHeadersHook(config.PUBLIC_URL));
   app.addHook("onSend", async (req, reply) => {
     reply.header("x-request-id", req.id);
   });
@@ -141,7 +152,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   });
 
   const hub = new SocketHub();
-  const signer = new TokenSigner(config.JWT_SECRET, config.ID_TOKEN_TTL_SECONDS);
+  const revocations = new TokenRevocations(deps.redis, config.REDIS_PREFIX, config.ID_TOKEN_TTL_SECONDS);
+  const signer = new TokenSigner(config.JWT_SECRET, config.ID_TOKEN_TTL_SECONDS, revocations);
   const auth = new AuthService({
     db: deps.db,
     signer,
@@ -151,6 +163,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     config,
     now: deps.now,
     onAccountDeleted: (uid) => hub.closeUser(uid),
+    revocations,
+    onSessionsEnded: (uid) => hub.closeUser(uid, 4401, "session ended"),
   });
   const socketsGauge = new client.Gauge({
     name: "websocket_open_sockets",
@@ -185,6 +199,26 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     auth,
     signer,
     emailLimiter: new EmailRateLimiter(deps.redis, config.REDIS_PREFIX, config.RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN),
+    loginThrottle: new LoginThrottle(deps.redis, config.REDIS_PREFIX, {
+      perSource: config.LOGIN_FAILURES_PER_SOURCE,
+      perAccountSource: config.LOGIN_FAILURES_PER_ACCOUNT_SOURCE,
+      slowdownAfter: config.LOGIN_SLOWDOWN_AFTER,
+      maxDelayMs: config.LOGIN_SLOWDOWN_MAX_MS,
+    }),
+    perIpPerMinute: config.RATE_LIMIT_AUTH_PER_IP_PER_MINUTE,
+  });
+  await app.register(accountRoutes, {
+    prefix: "/api/auth",
+    account: new AccountService({
+      db: deps.db,
+      auth,
+      signer,
+      mailer: deps.mailer,
+      logger: deps.logger,
+      config,
+      now: deps.now,
+    }),
+    signer,
     perIpPerMinute: config.RATE_LIMIT_AUTH_PER_IP_PER_MINUTE,
   });
   await app.register(usageRoutes, { prefix: "/api", db: deps.db, signer, quotas: config.quotas, now: deps.now });
@@ -218,8 +252,24 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     retentionDays: config.AUDIO_RETENTION_DAYS,
     publicUrl: config.PUBLIC_URL,
     tmpDir: config.UPLOAD_TMP_DIR,
+    uploadLimits: {
+      idleMs: config.UPLOAD_IDLE_TIMEOUT_MS,
+      totalMs: config.UPLOAD_TIMEOUT_MS,
+      perUser: config.UPLOADS_IN_FLIGHT_PER_USER,
+      decodesPerGateway: config.DECODES_PER_GATEWAY,
+    },
   });
-  await app.register(wsRoutes, { signer, hub });
+  await app.register(exportRoutes, { prefix: "/api", db: deps.db, signer });
+  await app.register(manageRoutes, {
+    prefix: "/api",
+    db: deps.db,
+    redis: deps.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    store: deps.store,
+    signer,
+    quotas: config.quotas,
+  });
+  await app.register(wsRoutes, { signer, hub, maxPerUser: config.WS_MAX_SOCKETS_PER_USER });
 
   registerWebApp(app, path.resolve(config.WEB_DIST_DIR), config);
   return { app, hub, auth, signer, registry, checks, optionalChecks: GATEWAY_OPTIONAL_CHECKS, isShuttingDown };
@@ -237,7 +287,8 @@ function registerWebApp(app: AnyApp, dist: string, config: { APP_NAME: string; P
   else app.log.warn({ dist }, "web app not built: only the API is served (run `npm run build`)");
   app.setNotFoundHandler((req, reply) => {
     const p = req.url.split("?")[0];
-    const isApi = p.startsWith("/api/") || p === "/api" || p === "/ws";
+    // /metrics lives on the ops port only; here it is a plain 404, not the app's page.
+    const isApi = p.startsWith("/api/") || p === "/api" || p === "/ws" || p === "/metrics";
     const isAsset = p.startsWith("/assets/") || /\.[a-z0-9]{2,5}$/i.test(p);
     if (pages && req.method === "GET" && !isApi && !isAsset) {
       return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(pages.render(p));

@@ -8,6 +8,14 @@ export const ERROR_CODES = {
   VALIDATION_FAILED: 400,
   MALFORMED_JSON: 400,
   PAYLOAD_TOO_LARGE: 413,
+  /** The body ended before it was complete (a client gone mid-upload, multipart without its end). */
+  REQUEST_INCOMPLETE: 400,
+  /** The body stalled or took longer than allowed to arrive (uploads: UPLOAD_IDLE_TIMEOUT_MS, UPLOAD_TIMEOUT_MS). */
+  REQUEST_TIMEOUT: 408,
+  /** A Range header outside the file (GET /api/audio). */
+  RANGE_NOT_SATISFIABLE: 416,
+  /** Request headers over Node's limit. */
+  HEADERS_TOO_LARGE: 431,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNAUTHENTICATED: 401,
   TOKEN_EXPIRED: 401,
@@ -15,6 +23,8 @@ export const ERROR_CODES = {
   INVALID_REFRESH_TOKEN: 401,
   EMAIL_NOT_VERIFIED: 403,
   UID_MISMATCH: 403,
+  /** The account page's password check (not 401: the session itself is fine). */
+  PASSWORD_INCORRECT: 403,
   FORBIDDEN: 403,
   EMAIL_ALREADY_IN_USE: 409,
   INVALID_TOKEN: 400,
@@ -34,6 +44,8 @@ export const ERROR_CODES = {
   TRANSCRIPTION_FAILED: 500,
   CORRECTION_FAILED: 500,
   AUDIO_EXPIRED: 410,
+  /** The job has not reached the step the request needs (e.g. speakers before the interview text is written). */
+  JOB_NOT_READY: 409,
   // Summary and title/heading tools (spec section 5): one code per validation rule.
   TEXT_BLANK: 400,
   TEXT_TOO_LONG: 400,

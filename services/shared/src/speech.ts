@@ -153,6 +153,8 @@ export const transcriptSegmentSchema = z.object({
   text: z.string(),
   /** Word timings, where the engine gives them. */
   words: z.array(transcriptWordSchema).optional(),
+  /** Who speaks (0, 1, … in order of first appearance), where the recording was diarized. */
+  speaker: z.number().int().min(0).optional(),
 });
 export type TranscriptSegment = z.infer<typeof transcriptSegmentSchema>;
 
@@ -201,3 +203,26 @@ export function speechRefuses(status: SpeechStatus, language: AudioLanguage): bo
 const SPACELESS = new Set(["ja", "zh", "yue", "th", "lo", "km", "my", "bo"]);
 export const isSpacelessLanguage = (language: string | null | undefined): boolean =>
   SPACELESS.has((language ?? "").toLowerCase().split(/[-_]/)[0]);
+
+/** Most speakers a recording can be said to have at upload ("Number of speakers": auto, 1–6). */
+export const MAX_SPEAKERS = 6;
+
+/**
+ * Upload field `speakers`: "auto" (or empty) lets the diarization estimate the count; "1"…"6" fixes
+ * it. Parsed to null (auto) or the number.
+ */
+export const speakerCountSchema = z
+  .union([z.literal(""), z.literal("auto"), z.coerce.number().int().min(1).max(MAX_SPEAKERS)])
+  .optional()
+  .transform((v) => (typeof v === "number" ? v : null));
+
+/** A speaker of a job: its id in the segments, the name shown, and its part in the interview. */
+export const jobSpeakerSchema = z.object({
+  id: z.number().int().min(0),
+  name: z.string().max(100),
+  role: z.enum(["interviewer", "interviewee", "other"]),
+});
+export type JobSpeaker = z.infer<typeof jobSpeakerSchema>;
+
+/** Diarization engines (shown on the job). */
+export const DIARIZATION_ENGINES = ["sherpa", "classic"] as const;

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { AUTO_LANGUAGE, audioLanguageSchema, transcriptSegmentSchema } from "./speech.ts";
+import {
+  AUTO_LANGUAGE,
+  audioLanguageSchema,
+  jobSpeakerSchema,
+  speakerCountSchema,
+  transcriptSegmentSchema,
+} from "./speech.ts";
 
 /** Upload limit of the spec: 20 MiB. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -55,6 +61,8 @@ export const uploadFieldsSchema = z.object({
     .transform((v) => v || AUTO_LANGUAGE),
   /** Interface language of the uploader (links and e-mails); defaults from `language` when that is one. */
   uiLanguage: z.string().max(35).optional(),
+  /** Number of speakers: "auto" (estimated) or 1–6; null means auto. */
+  speakers: speakerCountSchema,
 });
 
 export const uploadResponseSchema = z.object({ message: z.string(), jobId: z.string() });
@@ -85,6 +93,12 @@ export const transcriptionSnapshotSchema = z.object({
   audioLanguage: z.string(),
   /** Language Whisper detected (with "auto"), else null. */
   detectedLanguage: z.string().nullable(),
+  /** Number of speakers asked for at upload (null: estimated). */
+  speakerCount: z.number().int().nullable(),
+  /** Diarization engine that told the voices apart ("classic", "sherpa:…"), once known. */
+  diarizationEngine: z.string().nullable(),
+  /** The speakers heard, with their names and parts (set when the interview is written; renamable). */
+  speakers: z.array(jobSpeakerSchema),
   /** Speech engine and model that transcribed the job ("whisper:base", "pocketsphinx"), once known. */
   transcriptionEngine: z.string().nullable(),
   /** Timed transcript, in order, in seconds of the recording (while transcribing: the chunks done so far, in order). */
@@ -94,4 +108,34 @@ export const transcriptionSnapshotSchema = z.object({
 });
 export type TranscriptionSnapshot = z.infer<typeof transcriptionSnapshotSchema>;
 
-export const transcriptionListSchema = z.object({ jobs: z.array(transcriptionSnapshotSchema) });
+export const transcriptionListSchema = z.object({
+  jobs: z.array(transcriptionSnapshotSchema),
+  /** Jobs matching the query in all (for pagination). */
+  total: z.number().int().optional(),
+  page: z.number().int().optional(),
+  pageSize: z.number().int().optional(),
+});
+
+/** GET /api/transcriptions: `q` searches names and texts; pages of `limit`, from 1. */
+export const transcriptionListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .refine((v) => v === undefined || !v.includes("\0"), { message: "q must not contain NUL" }),
+});
+
+/** PATCH /api/transcriptions/{jobId}/speakers: new names (by speaker id), and/or swap who is the interviewer. */
+export const renameSpeakersSchema = z
+  .object({
+    names: z
+      .array(z.object({ id: z.number().int().min(0), name: z.string().trim().min(1).max(100) }))
+      .max(20)
+      .default([]),
+    swapRoles: z.boolean().default(false),
+  })
+  .refine((v) => v.names.length > 0 || v.swapRoles, { message: "give names or swapRoles" });
+export type RenameSpeakers = z.infer<typeof renameSpeakersSchema>;

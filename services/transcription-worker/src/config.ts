@@ -40,6 +40,11 @@ export const transcriptionWorkerEnv = z.object({
   ...secretFileEnv("OPENAI_API_KEY"),
   TRANSCRIPTION_MODEL: z.string().default("whisper-1"),
   OPENAI_TIMEOUT_MS: envInt(300_000, 1_000),
+  /**
+   * Who said what: `auto` (sherpa-onnx when its models are in MODELS_DIR, else classic), `sherpa`,
+   * `classic` (acoustic features and clustering, no model) or `none`.
+   */
+  DIARIZATION_ENGINE: z.enum(["auto", "sherpa", "classic", "none"]).default("auto"),
   /** Target length of the pieces a recording is cut into (at silences), in seconds. */
   CHUNK_SECONDS: envInt(30, 5, 600),
   /**

@@ -19,6 +19,7 @@ import {
   writeSpeechStatus,
 } from "@kikitori/shared/server";
 import { loadConfig } from "./config.ts";
+import { createDiarizationEngine } from "./diarization/index.ts";
 import { createSpeechEngine } from "./engines/index.ts";
 import { processChunk } from "./handlers/chunk.ts";
 import { sweepExpiredAudio } from "./handlers/retention.ts";
@@ -62,11 +63,15 @@ const engineRatio = new promClient.Histogram({
   registers: [metrics.registry],
 });
 
+// Who said what: chosen at start too (sherpa when its models are there, else classic; or none).
+const diarization = await createDiarizationEngine(cfg, logger);
+
 const deps = {
   db,
   store,
   logger,
   engine,
+  diarization,
   tmpDir: cfg.TMP_DIR,
   chunkSeconds: cfg.CHUNK_SECONDS,
   publish: (envelope: Parameters<typeof publishProgress>[2]) => publishProgress(redis, cfg.REDIS_PREFIX, envelope),

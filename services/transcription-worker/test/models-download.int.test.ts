@@ -6,10 +6,12 @@ import os from "node:os";
 import path from "node:path";
 import { modelFile } from "../src/models/catalog.ts";
 import {
+  isFileVerified,
   isModelReady,
   ModelDownloadError,
   modelState,
   type PullProgress,
+  pullFile,
   pullModel,
   verifyModel,
 } from "../src/models/download.ts";
@@ -304,4 +306,43 @@ it("stops on the caller's signal and keeps the part", async () => {
   expect(err).toMatchObject({ kind: "aborted" });
   expect(seen).toHaveLength(1);
   expect(existsSync(final())).toBe(false);
+});
+
+describe("pullFile (any file, SHA-256: the diarization models)", () => {
+  const SHA256 = createHash("sha256").update(DATA).digest("hex");
+  const target = () => path.join(dir, "sherpa", "model.onnx");
+
+  it("downloads, checks the SHA-256, resumes a cut download and writes a .sha256 marker", async () => {
+    handle = (req, res, n) => (n === 1 ? cutAfter(300_000)(req, res, n) : serveFile(req, res, n));
+    const r = await pullFile({
+      url: `${baseUrl}/ggml-any.bin`,
+      file: target(),
+      checksum: SHA256,
+      retries: 1,
+      retryDelayMs: 10,
+    });
+    expect(r).toMatchObject({ sha1: SHA256, downloaded: true, resumed: true });
+    expect(readFileSync(target()).equals(DATA)).toBe(true);
+    expect(readFileSync(`${target()}.sha256`, "utf8")).toBe(`${SHA256}  model.onnx\n`);
+    expect(await isFileVerified(target(), SHA256)).toBe(true);
+    const again = await pullFile({ url: `${baseUrl}/ggml-any.bin`, file: target(), checksum: SHA256 });
+    expect(again.downloaded).toBe(false);
+  });
+
+  it("refuses a file whose SHA-256 does not match and leaves nothing in place", async () => {
+    const wrong = "0".repeat(64);
+    await expect(
+      pullFile({ url: `${baseUrl}/ggml-any.bin`, file: target(), checksum: wrong, retries: 0 }),
+    ).rejects.toThrow(/SHA-256 mismatch/);
+    expect(existsSync(target())).toBe(false);
+    expect(existsSync(`${target()}.part`)).toBe(false);
+    expect(await isFileVerified(target(), wrong)).toBe(false);
+  });
+
+  it("refuses a checksum that is neither SHA-256 nor SHA-1, before any request", async () => {
+    await expect(pullFile({ url: `${baseUrl}/ggml-any.bin`, file: target(), checksum: "abc" })).rejects.toThrow(
+      /neither/,
+    );
+    expect(seen).toEqual([]);
+  });
 });

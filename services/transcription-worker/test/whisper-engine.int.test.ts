@@ -59,12 +59,16 @@ it("loads the model in a child process, transcribes and detects a language witho
     await e.check();
     expect(e.name).toBe("whisper:test");
     expect(e.languages).toBe("all"); // the multilingual test model
+    const t0 = performance.now();
     const { result, lagMs } = await maxLag(
       e.transcribe(wav, { language: "en", fileType: "meeting", prompt: "Anna, Ben." }),
     );
+    const ranMs = performance.now() - t0;
     expect(result.language).toBe("en");
     expect(Array.isArray(result.segments)).toBe(true); // empty: the test model has no real weights
-    expect(lagMs).toBeLessThan(250);
+    // Whisper running on this thread would hold the loop for the whole run; on a busy machine the
+    // timer may still be late by a few hundred ms, never by most of the run.
+    expect(lagMs).toBeLessThan(Math.max(250, ranMs / 2));
     const detected = await e.detectLanguage(wav);
     expect(detected).toMatch(/^[a-z]{2,3}$/);
   } finally {

@@ -1,6 +1,7 @@
 import {
   charCount,
   checkSummaryRequest,
+  phrasesMissingFrom,
   REQUIRED_PHRASES_MAX,
   REQUIRED_PHRASES_MIN,
   SUMMARY_LENGTH_DEFAULT,
@@ -9,14 +10,33 @@ import {
 } from "@kikitori/shared";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
+import { useReveal } from "../components/useReveal.ts";
 import { formatAmount } from "../plan/format.ts";
 import { summarize } from "../text-tools/api.ts";
-import { addPhraseRow, intOf, nextSummaryProgress, progressColor, removePhraseRow } from "../text-tools/logic.ts";
+import {
+  addPhraseRow,
+  intOf,
+  nextSummaryProgress,
+  progressTone,
+  removePhraseRow,
+  textFromNavigation,
+} from "../text-tools/logic.ts";
 import { useTextTool } from "../text-tools/useTextTool.ts";
 import "../text-tools/text-tools.css";
+
+/** "“a”, “b” and “c”" in the UI language (quoted, so a phrase's own commas cannot blur the list). */
+function listOf(items: readonly string[], lang: string): string {
+  const quoted = items.map((p) => `“${p}”`);
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(quoted);
+  } catch {
+    return quoted.join(", ");
+  }
+}
 
 /** The summary screen (spec sections 2, 4, 5, 8): text, desired length, required phrases, progress, copy. */
 export function SummaryPage() {
@@ -24,13 +44,19 @@ export function SummaryPage() {
   const { busy, error, copied, run, copy, lang } = useTextTool("messages.summaryFailed", "Summary failed");
   usePageMeta("summary");
 
-  const [text, setText] = useState("");
+  // "Summarise this interview" / "Titles for this interview" arrive with the interview text.
+  const navState = useLocation().state;
+  const [text, setText] = useState(() => textFromNavigation(navState));
   const [length, setLength] = useState(String(SUMMARY_LENGTH_DEFAULT));
   const [phrases, setPhrases] = useState<string[]>(["", ""]);
   const [progress, setProgress] = useState(0);
   /** The last summary; null before the first one and while a new one is generated. */
   const [summary, setSummary] = useState<string | null>(null);
+  /** Required phrases the text did not contain: the summary had to bring them in, and says so. */
+  const [missing, setMissing] = useState<string[]>([]);
   const focusPhrase = useRef<number | null>(null);
+  const resultRef = useRef<HTMLElement>(null);
+  useReveal(resultRef, summary);
 
   const status = busy ? "generating" : summary !== null ? "done" : "idle";
   const n = (v: number) => formatAmount(v, lang);
@@ -56,6 +82,7 @@ export function SummaryPage() {
       validate: () => checkSummaryRequest({ text, requiredPhrases: phrases, desiredLength }),
       onStart: () => {
         setSummary(null);
+        setMissing([]);
         setProgress(0);
       },
       request: (uid, signal) =>
@@ -66,6 +93,7 @@ export function SummaryPage() {
       onSuccess: (res) => {
         setProgress(100);
         setSummary(res.summary);
+        setMissing(res.missingPhrases ?? phrasesMissingFrom(text, phrases));
       },
       onFailure: () => setProgress(0),
     });
@@ -87,6 +115,7 @@ export function SummaryPage() {
             id="summary-text"
             data-testid="summary-text"
             className="tt-textarea"
+            dir="auto"
             rows={12}
             value={text}
             placeholder={t("summary.textPlaceholder")}
@@ -181,8 +210,9 @@ export function SummaryPage() {
               <span>{n(progress)}%</span>
             </div>
             <div
-              className={`tt-progress tt-progress-${progressColor(progress)}`}
+              className={`tt-progress tt-progress-${progressTone(status)}`}
               data-testid="summary-progress"
+              data-tone={progressTone(status)}
               data-value={progress}
               role="progressbar"
               aria-label={t("summary.progressLabel")}
@@ -197,14 +227,24 @@ export function SummaryPage() {
       </form>
 
       {status === "done" ? (
-        <section className="card tt-card tt-result" aria-labelledby="summary-result-title">
+        <section ref={resultRef} className="card tt-card tt-result" aria-labelledby="summary-result-title">
           <div className="tt-result-head">
             <h2 id="summary-result-title" className="section-title">
               {t("summary.resultTitle")}
             </h2>
             <span className="hint">{t("summary.charCount", { count: charCount(summary ?? "") })}</span>
           </div>
-          <div className="tt-output" data-testid="summary-result">
+          {missing.length > 0 ? (
+            <div
+              className="alert alert-warning"
+              role="status"
+              data-testid="summary-missing"
+              data-count={missing.length}
+            >
+              {t("summary.missingPhrases", { phrases: listOf(missing, lang) })}
+            </div>
+          ) : null}
+          <div className="tt-output" data-testid="summary-result" dir="auto">
             {summary}
           </div>
           <div className="tt-copy">

@@ -5,13 +5,15 @@ import {
   TITLE_COUNT_MAX,
   TITLE_DEFAULTS,
 } from "@kikitori/shared";
-import { type FormEvent, useMemo, useState } from "react";
+import { type FormEvent, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
+import { useReveal } from "../components/useReveal.ts";
 import { generateTitles } from "../text-tools/api.ts";
-import { composeArticle, intOf, placeHeadings } from "../text-tools/logic.ts";
+import { composeArticle, intOf, placeHeadings, textFromNavigation } from "../text-tools/logic.ts";
 import { useTextTool } from "../text-tools/useTextTool.ts";
 import "../text-tools/text-tools.css";
 
@@ -33,13 +35,17 @@ export function TitlesPage() {
   const { busy, error, copied, run, copy, lang } = useTextTool("titles.failed", "Title generation failed");
   usePageMeta("titles");
 
-  const [text, setText] = useState("");
+  // "Summarise this interview" / "Titles for this interview" arrive with the interview text.
+  const navState = useLocation().state;
+  const [text, setText] = useState(() => textFromNavigation(navState));
   const [numHeadings, setNumHeadings] = useState(String(TITLE_DEFAULTS.numHeadings));
   const [numTitles, setNumTitles] = useState(String(TITLE_DEFAULTS.numTitles));
   const [custom, setCustom] = useState("");
   const [result, setResult] = useState<Result | null>(null);
 
   const parts = useMemo(() => (result ? placeHeadings(result.text, result.headings) : []), [result]);
+  const resultRef = useRef<HTMLElement>(null);
+  useReveal(resultRef, result);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -81,6 +87,7 @@ export function TitlesPage() {
             id="titles-text"
             data-testid="titles-text"
             className="tt-textarea"
+            dir="auto"
             rows={12}
             value={text}
             placeholder={t("titles.textPlaceholder")}
@@ -158,11 +165,16 @@ export function TitlesPage() {
       </form>
 
       {result ? (
-        <section className="card tt-card tt-result" aria-labelledby="titles-result-title">
+        <section
+          ref={resultRef}
+          className="card tt-card tt-result"
+          aria-labelledby="titles-result-title"
+          data-testid="titles-result"
+        >
           <h2 id="titles-result-title" className="section-title">
             {t("titles.titlesTitle")}
           </h2>
-          <ol className="tt-titles" data-testid="titles-list">
+          <ol className="tt-titles" data-testid="titles-list" dir="auto">
             {result.titles.map((title, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: titles are shown in the server's order
               <li key={i}>{title}</li>
@@ -179,13 +191,13 @@ export function TitlesPage() {
                 className="btn btn-ghost tt-heading-link"
                 data-testid={`titles-heading-link-${i}`}
                 onClick={() => scrollTo(i)}
-                title={h}
+                dir="auto"
               >
-                {t("titles.headingLink", { n: i + 1 })}
+                {h}
               </button>
             ))}
           </nav>
-          <article className="tt-output tt-article" data-testid="titles-output">
+          <article className="tt-output tt-article" data-testid="titles-output" dir="auto">
             {parts.map((p, k) =>
               p.kind === "heading" ? (
                 <h3

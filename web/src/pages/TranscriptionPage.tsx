@@ -34,9 +34,18 @@ import { useUsage } from "../plan/useUsage.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 import { AudioLanguageSelect, useAudioLanguageChoice } from "../transcription/AudioLanguageSelect.tsx";
-import { getSnapshot, listRecent, uploadAudio } from "../transcription/api.ts";
+import { getSnapshot, listRecent, retryJob, uploadAudio } from "../transcription/api.ts";
 import { jobErrorText } from "../transcription/errorMessage.ts";
-import { AUDIO_ACCEPT, activeJobStore, checkFile, checkSubmit, formatFileSize } from "../transcription/form.ts";
+import {
+  AUDIO_ACCEPT,
+  activeJobStore,
+  checkFile,
+  checkSubmit,
+  DEFAULT_FILE_TYPE,
+  formatFileSize,
+  nextScreen,
+  runningJob,
+} from "../transcription/form.ts";
 import { ProgressBar } from "../transcription/ProgressBar.tsx";
 import {
   effectsOf,
@@ -46,6 +55,7 @@ import {
 } from "../transcription/progress.ts";
 import { RecentList } from "../transcription/RecentList.tsx";
 import { ResultPanel } from "../transcription/ResultPanel.tsx";
+import { DEFAULT_SPEAKER_COUNT, SpeakerCountSelect } from "../transcription/SpeakerCountSelect.tsx";
 import { SpeechNotice } from "../transcription/SpeechNotice.tsx";
 import { useProgressSocket } from "../transcription/useProgressSocket.ts";
 import { SPEECH_QUERY_KEY, useSpeechStatus } from "../transcription/useSpeechStatus.ts";
@@ -71,8 +81,12 @@ function sessionStore() {
 
 export function TranscriptionPage() {
   const { user } = useAuth();
-  // A different user (or logging out) starts a fresh screen.
-  return <TranscriptionScreen key={user?.uid ?? "anonymous"} uid={user?.uid ?? null} />;
+  // Logging out or another user starts a fresh screen; logging in from the visitor's screen keeps it.
+  const uid = user?.uid ?? null;
+  const [screen, setScreen] = useState({ uid, generation: 0 });
+  const next = nextScreen(screen, uid);
+  if (next !== screen) setScreen(next);
+  return <TranscriptionScreen key={next.generation} uid={uid} />;
 }
 
 function TranscriptionScreen({ uid }: { uid: string | null }) {
@@ -91,13 +105,16 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
   const store = useMemo(() => activeJobStore(sessionStore()), []);
 
   const [file, setFile] = useState<File | null>(null);
-  const [model, setModel] = useState<string>("meeting");
+  const [model, setModel] = useState<string>(DEFAULT_FILE_TYPE);
+  const [speakers, setSpeakers] = useState<string>(DEFAULT_SPEAKER_COUNT);
   const [audioLanguage, setAudioLanguage] = useAudioLanguageChoice(lang);
   const [interviewer, setInterviewer] = useState("");
   const [interviewee, setInterviewee] = useState("");
   const [tone, setTone] = useState("");
   const [example, setExample] = useState("");
   const [notice, setNotice] = useState<Notice | null>(null);
+  /** A refused file (too large, not audio): shown at the drop zone, where the file was dropped. */
+  const [fileError, setFileError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [loadingJobId, setLoadingJobId] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -206,13 +223,10 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
     if (problem) {
       setFile(null);
       if (fileInput.current) fileInput.current.value = "";
-      setNotice(
-        problem === "tooLarge"
-          ? { kind: "text", key: "messages.fileTooLarge" }
-          : { kind: "text", key: "errors.UNSUPPORTED_AUDIO" },
-      );
+      setFileError(problem === "tooLarge" ? "messages.fileTooLarge" : "errors.UNSUPPORTED_AUDIO");
       return;
     }
+    setFileError(null);
     setFile(picked);
   };
 
@@ -257,7 +271,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
     try {
       const { jobId } = await uploadAudio(
         file,
-        { interviewer, interviewee, tone, interviewExample: example, model },
+        { interviewer, interviewee, tone, interviewExample: example, model, speakers },
         { uid, language: audioLanguage, uiLanguage: lang },
         ctrl.signal,
       );
@@ -282,14 +296,30 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
     }
   };
 
+  // Opening another job only waits for this tab's own upload: a job running on the server carries on
+  // (its progress comes back when it is opened again).
+  const uploading = state.phase === "uploading";
   const openJob = async (jobId: string) => {
-    if (processing) return;
+    if (uploading) return;
     setNotice(null);
     setLoadingJobId(jobId);
     const ok = await loadSnapshot(jobId, { showErrors: true });
     setLoadingJobId(null);
     if (ok) store.set(jobId);
   };
+
+  // A fresh screen (a new tab, a reload without a remembered job) follows a job that is still running,
+  // e.g. one started in another tab: its progress shows and its result opens when it is done.
+  const followed = useRef(false);
+  useEffect(() => {
+    if (followed.current || !uid || !recent.data) return;
+    followed.current = true;
+    const jobId = runningJob(recent.data);
+    if (!jobId || store.get() || stateRef.current.phase !== "idle" || stateRef.current.jobId) return;
+    void loadSnapshot(jobId).then((ok) => {
+      if (ok) store.set(jobId);
+    });
+  }, [uid, recent.data, store, loadSnapshot]);
 
   const onAudioExpired = useCallback(() => dispatch({ type: "audioExpired" }), []);
 
@@ -304,6 +334,18 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
     notice ?? (state.phase === "failed" && state.error ? { kind: "error", error: state.error, warning: false } : null);
 
   const showResult = state.jobId !== null || state.transcription !== null;
+
+  // A failed job runs again from where it stopped; the screen follows it like a new upload.
+  const onRetry = async () => {
+    if (!state.jobId) return;
+    try {
+      const snapshot = await retryJob(state.jobId);
+      dispatch({ type: "reset" });
+      dispatch({ type: "snapshot", snapshot });
+    } catch (err) {
+      setNotice({ kind: "error", error: toJobError(err), warning: false });
+    }
+  };
 
   return (
     <section className="page tx-page">
@@ -334,7 +376,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
                   {t("transcription.fileLabel")}
                 </span>
                 <label
-                  className={`tx-dropzone${dragging ? " dragging" : ""}${processing ? " disabled" : ""}${file ? " has-file" : ""}`}
+                  className={`tx-dropzone${dragging ? " dragging" : ""}${processing ? " disabled" : ""}${file ? " has-file" : ""}${fileError ? " invalid" : ""}`}
                   data-testid="tx-dropzone"
                   onDragOver={onDragOver}
                   onDragEnter={onDragOver}
@@ -348,7 +390,8 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
                     accept={AUDIO_ACCEPT}
                     data-testid="tx-file-input"
                     aria-labelledby="tx-file-label"
-                    aria-describedby="tx-file-hint"
+                    aria-describedby={fileError ? "tx-file-error tx-file-hint" : "tx-file-hint"}
+                    aria-invalid={fileError ? true : undefined}
                     onChange={onFileChange}
                     disabled={processing}
                   />
@@ -372,6 +415,11 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
                     {t("transcription.dropzoneHint")}
                   </span>
                 </label>
+                {fileError ? (
+                  <p className="field-error" id="tx-file-error" role="alert" data-testid="tx-file-error">
+                    {t(fileError)}
+                  </p>
+                ) : null}
               </div>
 
               <AudioLanguageSelect
@@ -380,6 +428,8 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
                 status={speech}
                 disabled={processing}
               />
+
+              <SpeakerCountSelect value={speakers} onChange={setSpeakers} disabled={processing} />
 
               <div className="tx-grid">
                 <div className="field">
@@ -489,7 +539,14 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
             </button>
           </form>
 
-          {showResult ? <ResultPanel state={state} onAudioExpired={onAudioExpired} /> : null}
+          {showResult ? (
+            <ResultPanel
+              state={state}
+              onAudioExpired={onAudioExpired}
+              onSpeakersRenamed={(snapshot) => dispatch({ type: "speakersRenamed", snapshot })}
+              onRetry={onRetry}
+            />
+          ) : null}
         </div>
 
         {uid ? (
@@ -499,7 +556,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
               loading={recent.isPending}
               activeJobId={state.jobId}
               loadingJobId={loadingJobId}
-              disabled={processing || loadingJobId !== null}
+              disabled={uploading || loadingJobId !== null}
               onOpen={openJob}
             />
           </aside>

@@ -7,8 +7,13 @@ export function nextSummaryProgress(value: number): number {
   return Math.min(SUMMARY_PROGRESS_CAP, value + 1);
 }
 
-/** Progress bar colour: the same rule as the transcription bar (green to 50, yellow over 50, red over 80). */
-export { barColor as progressColor } from "../transcription/progress.ts";
+/** Progress bar tone: neutral while generating, success once done, error only when it failed. */
+export type ProgressTone = "running" | "done" | "failed";
+export function progressTone(status: "idle" | "generating" | "done" | "failed"): ProgressTone {
+  if (status === "failed") return "failed";
+  if (status === "done") return "done";
+  return "running";
+}
 
 /** The phrase rows: adding stops at the maximum, removing keeps at least two rows. */
 export function addPhraseRow(rows: readonly string[]): string[] {
@@ -51,4 +56,10 @@ export function composeArticle(text: string, headings: readonly string[]): strin
     .join("\n")
     .replace(/^\n+/, "")
     .replace(/\n{3,}/g, "\n\n");
+}
+
+/** The text a page was opened with ("Summarise this interview": navigation state `{ text }`), else "". */
+export function textFromNavigation(state: unknown): string {
+  const text = (state as { text?: unknown } | null)?.text;
+  return typeof text === "string" ? text : "";
 }

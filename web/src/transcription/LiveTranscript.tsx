@@ -1,5 +1,6 @@
 import type { TranscriptSegment } from "@kikitori/shared";
 import { useLayoutEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { useLang } from "../routing/useLang.ts";
 import { formatClock, isoDuration } from "./time.ts";
 
@@ -7,7 +8,8 @@ import { formatClock, isoDuration } from "./time.ts";
 const STICK_PX = 24;
 
 /**
- * The transcript as it grows while the job is transcribing: one timed line per segment ("[02:30] text"),
+ * The transcript as it grows while the job is transcribing: one timed line per segment ("[02:30] text",
+ * with "Speaker 2" where the voice changes),
  * read-only, announced politely, each line in its own direction (the recording may be in another
  * script than the interface). Scrolls to the newest line unless the user scrolled up to read.
  */
@@ -19,6 +21,7 @@ export function LiveTranscript({
   labelledBy: string;
 }) {
   const lang = useLang();
+  const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
 
@@ -45,13 +48,18 @@ export function LiveTranscript({
       tabIndex={0}
       onScroll={onScroll}
     >
-      {segments.map((s) =>
+      {segments.map((s, i) =>
         s.text.trim() ? (
           // The reducer keeps one segment per start and text.
-          <p key={`${s.start}|${s.text}`} className="tx-live-line" dir="auto">
+          <p key={`${s.start}|${s.text}`} className="tx-live-line" dir="auto" data-speaker={s.speaker}>
             <time className="tx-live-time" dateTime={isoDuration(s.start)}>
               [{formatClock(s.start, lang, { padMinutes: true })}]
             </time>{" "}
+            {s.speaker !== undefined && s.speaker !== segments[i - 1]?.speaker ? (
+              <>
+                <span className="tx-live-speaker">{t("transcription.speakerN", { n: s.speaker + 1 })}</span>{" "}
+              </>
+            ) : null}
             {s.text.trim()}
           </p>
         ) : null,

@@ -1,12 +1,18 @@
+import type { TranscriptionSnapshot } from "@kikitori/shared";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useReveal } from "../components/useReveal.ts";
 import { copyToClipboard } from "../lib/clipboard.ts";
 import { formatAmount } from "../plan/format.ts";
+import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 import { languageName } from "./audioLanguage.ts";
+import { ExportMenu } from "./ExportMenu.tsx";
 import { formatSeconds } from "./form.ts";
 import { LiveTranscript } from "./LiveTranscript.tsx";
 import { shownLanguage, type TranscriptionState } from "./progress.ts";
+import { SpeakersPanel } from "./SpeakersPanel.tsx";
 import { useAudioSource } from "./useAudioSource.ts";
 
 /** The player for the stored audio, or the retention-expired notice. */
@@ -121,7 +127,16 @@ function TextOutput({
       {text === null ? (
         (renderPending?.(id) ?? <p className="tx-waiting muted">{waiting}</p>)
       ) : (
-        <textarea className="tx-text" data-testid={testId} readOnly value={text} aria-labelledby={id} rows={8} />
+        // The text in its own direction (an English transcript stays left-to-right in the Arabic interface).
+        <textarea
+          className="tx-text"
+          data-testid={testId}
+          readOnly
+          value={text}
+          aria-labelledby={id}
+          rows={8}
+          dir="auto"
+        />
       )}
       {children}
     </div>
@@ -142,7 +157,7 @@ function SpeechMeta({ state }: { state: TranscriptionState }) {
   const { t } = useTranslation();
   const lang = useLang();
   const shown = shownLanguage(state);
-  if (!shown && !state.engine) return null;
+  if (!shown && !state.engine && !state.diarizationEngine) return null;
   return (
     <p className="tx-meta tx-speech-meta">
       {shown ? (
@@ -157,19 +172,87 @@ function SpeechMeta({ state }: { state: TranscriptionState }) {
           {t("transcription.engine", { engine: state.engine })}
         </span>
       ) : null}
+      {state.diarizationEngine ? (
+        <span data-testid="tx-diarization-engine" data-value={state.diarizationEngine}>
+          {t("transcription.diarizationEngine", { engine: state.diarizationEngine })}
+        </span>
+      ) : null}
+    </p>
+  );
+}
+
+/** "Try again" on a failed job: it runs again from where it stopped, without a new upload. */
+function RetryButton({ onRetry }: { onRetry: () => Promise<void> }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  return (
+    <p>
+      <button
+        type="button"
+        className="btn btn-primary"
+        data-testid="tx-retry"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void onRetry().finally(() => setBusy(false));
+        }}
+      >
+        {t("transcription.retry")}
+      </button>
+    </p>
+  );
+}
+
+/** One click onward: the summary and title tools, opened with the interview text filled in. */
+function OnwardLinks({ text }: { text: string }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  return (
+    <p className="tx-onward">
+      <Link
+        className="btn btn-secondary"
+        data-testid="tx-onward-summary"
+        to={localePath(lang, ROUTES.summary)}
+        state={{ text }}
+      >
+        {t("transcription.onwardSummary")}
+      </Link>
+      <Link
+        className="btn btn-secondary"
+        data-testid="tx-onward-titles"
+        to={localePath(lang, ROUTES.titles)}
+        state={{ text }}
+      >
+        {t("transcription.onwardTitles")}
+      </Link>
     </p>
   );
 }
 
 /** The result area: audio playback, transcript, corrected interview, times and character count. */
-export function ResultPanel({ state, onAudioExpired }: { state: TranscriptionState; onAudioExpired: () => void }) {
+export function ResultPanel({
+  state,
+  onAudioExpired,
+  onSpeakersRenamed,
+  onRetry,
+}: {
+  state: TranscriptionState;
+  onAudioExpired: () => void;
+  onSpeakersRenamed: (snapshot: TranscriptionSnapshot) => void;
+  /** Runs a failed job again (shown only on failure). */
+  onRetry?: () => Promise<void>;
+}) {
   const { t } = useTranslation();
   const lang = useLang();
   const seconds = (v: number) => formatSeconds(v, lang);
+  // When the transcript arrives, the result comes into view (it is below the form, often off screen).
+  const ref = useRef<HTMLElement>(null);
+  useReveal(ref, state.transcription !== null ? (state.jobId ?? "result") : null);
 
   return (
-    <section className="card tx-result" aria-labelledby="tx-result-title" data-testid="tx-result">
+    <section ref={ref} className="card tx-result" aria-labelledby="tx-result-title" data-testid="tx-result">
       <h2 id="tx-result-title">{t("transcription.resultTitle")}</h2>
+      {state.phase === "failed" && state.jobId && onRetry ? <RetryButton onRetry={onRetry} /> : null}
 
       {state.audioFileUrl || state.audioExpired ? (
         <div className="tx-audio-block">
@@ -222,7 +305,16 @@ export function ResultPanel({ state, onAudioExpired }: { state: TranscriptionSta
             ) : null}
           </p>
         ) : null}
+        {state.jobId && state.rewrittenText !== null && state.speakers.length > 1 ? (
+          <SpeakersPanel jobId={state.jobId} speakers={state.speakers} onRenamed={onSpeakersRenamed} />
+        ) : null}
       </TextOutput>
+
+      {state.rewrittenText ? <OnwardLinks text={state.rewrittenText} /> : null}
+
+      {state.jobId && state.transcription !== null ? (
+        <ExportMenu jobId={state.jobId} interviewReady={state.rewrittenText !== null} />
+      ) : null}
     </section>
   );
 }

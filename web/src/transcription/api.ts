@@ -1,5 +1,8 @@
 /** The transcription calls of the API contract. */
 import {
+  type ExportFormat,
+  type ExportText,
+  type RenameSpeakers,
   type SpeechStatus,
   speechStatusSchema,
   type TranscriptionSnapshot,
@@ -20,7 +23,15 @@ const UPLOAD_TIMEOUT_MS = 10 * 60_000;
  */
 export async function uploadAudio(
   file: File,
-  fields: { interviewer: string; interviewee: string; tone: string; interviewExample: string; model: string },
+  fields: {
+    interviewer: string;
+    interviewee: string;
+    tone: string;
+    interviewExample: string;
+    model: string;
+    /** "auto" or "1"…"6". */
+    speakers: string;
+  },
   meta: { uid: string; language: string; uiLanguage: string },
   signal?: AbortSignal,
 ): Promise<{ message: string; jobId: string }> {
@@ -31,6 +42,7 @@ export async function uploadAudio(
   form.append("tone", fields.tone);
   form.append("interviewExample", fields.interviewExample);
   form.append("model", fields.model);
+  form.append("speakers", fields.speakers);
   form.append("uid", meta.uid);
   form.append("language", meta.language);
   form.append("uiLanguage", meta.uiLanguage);
@@ -102,6 +114,18 @@ async function readError(res: Response): Promise<ApiError> {
  */
 export async function fetchAudio(url: string, signal?: AbortSignal): Promise<Blob> {
   if (!isSameOrigin(url, window.location.origin)) throw new ApiError("FORBIDDEN", 0, "Audio URL is not same-origin");
+  const res = await fetchWithSession(url, signal);
+  if (!res.ok) {
+    const err = await readError(res);
+    // 410 means expired even if the body is not the contract's shape.
+    if (res.status === 410) throw new ApiError("AUDIO_EXPIRED", 410, err.message);
+    throw err;
+  }
+  return res.blob();
+}
+
+/** A GET with the bearer token, refreshed once on a 401 (for files: audio, exports). */
+async function fetchWithSession(url: string, signal?: AbortSignal): Promise<Response> {
   const get = async (token: string | null) => {
     try {
       return await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
@@ -116,11 +140,54 @@ export async function fetchAudio(url: string, signal?: AbortSignal): Promise<Blo
     const fresh = await sessionManager.refreshNow().catch(() => null);
     if (fresh) res = await get(fresh.idToken);
   }
-  if (!res.ok) {
-    const err = await readError(res);
-    // 410 means expired even if the body is not the contract's shape.
-    if (res.status === 410) throw new ApiError("AUDIO_EXPIRED", 410, err.message);
-    throw err;
+  return res;
+}
+
+/** The file name of a Content-Disposition header (RFC 5987 `filename*` first). */
+export function dispositionFileName(header: string | null, fallback: string): string {
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header ?? "");
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      // fall through
+    }
   }
-  return res.blob();
+  return /filename="([^"]+)"/i.exec(header ?? "")?.[1] ?? fallback;
+}
+
+/** GET /api/transcriptions/{jobId}/export → the file (Blob) and its name. */
+export async function fetchExport(
+  jobId: string,
+  format: ExportFormat,
+  text: ExportText,
+): Promise<{ blob: Blob; fileName: string }> {
+  const res = await fetchWithSession(
+    `/api/transcriptions/${encodeURIComponent(jobId)}/export?format=${format}&text=${text}`,
+  );
+  if (!res.ok) throw await readError(res);
+  return {
+    blob: await res.blob(),
+    fileName: dispositionFileName(res.headers.get("content-disposition"), `export.${format}`),
+  };
+}
+
+/** PATCH /api/transcriptions/{jobId}/speakers: rename speakers or swap the two roles → the new snapshot. */
+export async function renameSpeakers(jobId: string, body: RenameSpeakers): Promise<TranscriptionSnapshot> {
+  return apiFetchParsed(
+    `/api/transcriptions/${encodeURIComponent(jobId)}/speakers`,
+    bySchema(transcriptionSnapshotSchema),
+    "Unexpected transcription snapshot",
+    { method: "PATCH", body },
+  );
+}
+
+/** POST /api/transcriptions/{jobId}/retry: a failed job runs again from where it stopped → its snapshot. */
+export async function retryJob(jobId: string): Promise<TranscriptionSnapshot> {
+  return apiFetchParsed(
+    `/api/transcriptions/${encodeURIComponent(jobId)}/retry`,
+    bySchema(transcriptionSnapshotSchema),
+    "Unexpected transcription snapshot",
+    { method: "POST", okStatus: 202 },
+  );
 }

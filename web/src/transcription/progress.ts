@@ -19,6 +19,7 @@
 import {
   AUTO_LANGUAGE,
   charCount,
+  type JobSpeaker,
   type JobUpdate,
   type ProgressEvent,
   type SegmentsEvent,
@@ -81,6 +82,10 @@ export interface TranscriptionState {
   spokenLanguage: string | null;
   /** Speech engine and model ("whisper:base", "pocketsphinx"), once the snapshot says. */
   engine: string | null;
+  /** The speakers heard, named (once the interview is written; renamable). */
+  speakers: JobSpeaker[];
+  /** Diarization engine that told the voices apart ("classic", "sherpa:…"), once the snapshot says. */
+  diarizationEngine: string | null;
   /** Updates seen during the upload, before the job id was known; replayed when it is. */
   pending: JobUpdate[];
 }
@@ -94,6 +99,8 @@ export type TranscriptionAction =
   | { type: "event"; event: ProgressEvent }
   | { type: "segments"; event: SegmentsEvent }
   | { type: "snapshot"; snapshot: TranscriptionSnapshot }
+  /** Speakers renamed: the server's new names and interview text replace the shown ones. */
+  | { type: "speakersRenamed"; snapshot: TranscriptionSnapshot }
   | { type: "audioExpired" };
 
 export const initialTranscriptionState: TranscriptionState = {
@@ -115,6 +122,8 @@ export const initialTranscriptionState: TranscriptionState = {
   audioLanguage: null,
   spokenLanguage: null,
   engine: null,
+  speakers: [],
+  diarizationEngine: null,
   pending: [],
 };
 
@@ -160,12 +169,16 @@ export function countCharacters(text: string): number {
   return charCount(text);
 }
 
-/** Progress bar colour (spec section 9): green up to 50, yellow over 50, red over 80. */
-export type BarColor = "green" | "yellow" | "red";
-export function barColor(value: number): BarColor {
-  if (value > 80) return "red";
-  if (value > 50) return "yellow";
-  return "green";
+/**
+ * How a job's progress bar reads: neutral (the accent colour) while it runs, the success colour once
+ * done, the error colour only when it failed. The spec's green/yellow/red thresholds are for usage
+ * bars (how much of a quota is spent), not for progress, where a red 100 % would read as a failure.
+ */
+export type BarTone = "running" | "done" | "failed";
+export function barTone(phase: Phase): BarTone {
+  if (phase === "failed") return "failed";
+  if (phase === "complete") return "done";
+  return "running";
 }
 
 /** Moves to a later phase (or further within the same phase); never backwards. */
@@ -321,6 +334,8 @@ export function stateFromSnapshot(s: TranscriptionSnapshot): TranscriptionState 
     audioLanguage: s.audioLanguage || null,
     spokenLanguage: s.detectedLanguage,
     engine: s.transcriptionEngine,
+    speakers: s.speakers,
+    diarizationEngine: s.diarizationEngine,
   };
   switch (s.status) {
     case "queued":
@@ -372,6 +387,8 @@ function mergeSnapshot(state: TranscriptionState, s: TranscriptionSnapshot): Tra
     audioLanguage: fresh.audioLanguage ?? state.audioLanguage,
     spokenLanguage: fresh.spokenLanguage ?? state.spokenLanguage,
     engine: fresh.engine ?? state.engine,
+    speakers: s.speakers.length ? s.speakers : state.speakers,
+    diarizationEngine: fresh.diarizationEngine ?? state.diarizationEngine,
     pending: [],
   };
 }
@@ -420,6 +437,9 @@ export function transcriptionReducer(state: TranscriptionState, action: Transcri
         return state.phase === "uploading" ? state : stateFromSnapshot(action.snapshot);
       }
       return mergeSnapshot(state, action.snapshot);
+    case "speakersRenamed":
+      if (action.snapshot.jobId !== state.jobId) return state;
+      return { ...state, rewrittenText: action.snapshot.rewrittenText, speakers: action.snapshot.speakers };
     case "audioExpired":
       return state.audioExpired ? state : { ...state, audioExpired: true };
   }

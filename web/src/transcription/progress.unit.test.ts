@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { ProgressEvent, SegmentsEvent, TranscriptionSnapshot, TranscriptSegment } from "@kikitori/shared";
 import {
-  barColor,
+  barTone,
   correctionPhase,
   countCharacters,
   effectsOf,
@@ -48,6 +48,9 @@ function snapshot(over: Partial<TranscriptionSnapshot> = {}): TranscriptionSnaps
     model: "meeting",
     interviewer: "",
     interviewee: "",
+    speakerCount: 2,
+    diarizationEngine: null,
+    speakers: [],
     tone: null,
     audioLanguage: "auto",
     detectedLanguage: null,
@@ -359,8 +362,11 @@ describe("snapshots", () => {
 });
 
 describe("helpers", () => {
-  it("bar colour: green to 50, yellow over 50, red over 80", () => {
-    expect([0, 50, 50.5, 80, 80.5, 100].map(barColor)).toEqual(["green", "green", "yellow", "yellow", "red", "red"]);
+  it("bar tone: neutral while running (whatever the value), success when complete, error only on failure", () => {
+    const running = ["idle", "uploading", "transcribing", "startingCorrection", "correcting"] as const;
+    expect(running.map(barTone)).toEqual(running.map(() => "running"));
+    expect(barTone("complete")).toBe("done");
+    expect(barTone("failed")).toBe("failed");
   });
 
   it("counts characters as code points", () => {

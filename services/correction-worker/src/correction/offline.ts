@@ -11,6 +11,7 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { speakerLabels } from "@kikitori/shared/server";
 import { cleanSpaceless, removeFillers, removeRepeats } from "./clean.ts";
 import { detectFormat, type ExplicitTurn, type FormatContext, parseLabelledText, type TurnFormat } from "./format.ts";
+import { labelOf } from "./heard.ts";
 import { detectTextLang, isSpaceless, type TextLang } from "./lang.ts";
 import { splitIntoSections } from "./sections.ts";
 import {
@@ -30,6 +31,7 @@ import {
   type CorrectionEngine,
   type CorrectionInput,
   type CorrectionResult,
+  type CorrectionTurn,
   type CorrectOptions,
   DEFAULT_SECTION_CHARS,
   type Role,
@@ -247,6 +249,7 @@ export class OfflineCorrectionEngine implements CorrectionEngine {
   }
 
   async correct(input: CorrectionInput, opts: CorrectOptions = {}): Promise<CorrectionResult> {
+    if (input.turns && input.turns.length > 0) return this.correctHeardTurns(input, input.turns, opts);
     const transcript = input.transcript ?? "";
     const plan = planDocument(input);
     const sections = splitIntoSections(transcript, { maxChars: this.sectionChars, breakPoints: plan.breakPoints });
@@ -271,6 +274,66 @@ export class OfflineCorrectionEngine implements CorrectionEngine {
     }
     return { text: joinSections(out, plan.format.separator), sections: out };
   }
+
+  /**
+   * Heard turns: each is corrected on its own and keeps its speaker; sections are runs of whole turns
+   * (up to the section size), so resuming and progress work as for a flat transcript.
+   */
+  private async correctHeardTurns(
+    input: CorrectionInput,
+    turns: CorrectionTurn[],
+    opts: CorrectOptions,
+  ): Promise<CorrectionResult> {
+    const plan = planDocument({ ...input, transcript: turns.map((t) => t.text).join(" ") });
+    const sections: CorrectionTurn[][] = [];
+    let size = 0;
+    for (const t of turns) {
+      if (sections.length === 0 || size + t.text.length > this.sectionChars) {
+        sections.push([]);
+        size = 0;
+      }
+      sections[sections.length - 1].push(t);
+      size += t.text.length;
+    }
+    const out: string[] = [];
+    for (const [index, section] of sections.entries()) {
+      opts.signal?.throwIfAborted();
+      const resumed = opts.resume?.get(index);
+      out[index] =
+        resumed ??
+        section
+          .map((t) => correctHeardTurn(t, plan))
+          .filter(Boolean)
+          .join(plan.format.separator);
+      if (resumed === undefined) {
+        await opts.onSection?.(index, out[index], index + 1, sections.length);
+        if (sections.length > 1) await yieldToLoop();
+      }
+    }
+    return { text: joinSections(out, plan.format.separator), sections: out };
+  }
+}
+
+/**
+ * A heard turn, corrected: its sentences cleaned and punctuated, its label that of its speaker (never
+ * guessed from the words), its paragraphs kept under it. Never throws: a turn the rules cannot handle
+ * comes back tidied.
+ */
+export function correctHeardTurn(turn: CorrectionTurn, plan: DocumentPlan): string {
+  const label = labelOf(turn, plan.format);
+  try {
+    const sentences = sentencesOf(stripAsrArtifacts(turn.text), plan);
+    const rendered = renderTurn(
+      { role: turn.role ?? "interviewee", paragraphs: [sentences], marked: true },
+      plan,
+      false,
+    );
+    if (rendered) return `${label}${plan.format.gap}${rendered}`;
+  } catch {
+    // fall through to the tidy text
+  }
+  const tidy = turn.text.replace(/\s+/g, plan.spaceless ? "" : " ").trim();
+  return tidy ? `${label}${plan.format.gap}${tidy}` : "";
 }
 
 /** The full text: the non-empty section texts, joined like turns. */

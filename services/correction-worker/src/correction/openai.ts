@@ -9,6 +9,7 @@
 import { AppError } from "@kikitori/shared";
 import OpenAI, { APIError, APIUserAbortError } from "openai";
 import { z } from "zod";
+import { labelledTranscript } from "./heard.ts";
 import { formatFor, joinSections } from "./offline.ts";
 import { type Section, splitIntoSections } from "./sections.ts";
 import {
@@ -77,6 +78,11 @@ export function buildSystemPrompt(input: CorrectionInput, format = formatFor(inp
   if (input.tone && TONES[input.tone])
     lines.push(`- Tone: ${TONES[input.tone]}. Change wording only as far as the tone needs; keep the meaning.`);
   else lines.push("- Keep the speakers' own register and wording.");
+  if (input.turns?.length) {
+    lines.push(
+      "- The transcript already says who speaks: every turn starts with its speaker's label, told apart from the voices. Keep every turn, in order, with exactly its label; never merge turns, never move words from one turn to another, never relabel a turn, even where the words sound like another speaker's.",
+    );
+  }
   const kind = FILE_TYPES[input.fileType];
   if (kind) lines.push(`- The recording is ${kind}.`);
   const example = (input.interviewExample ?? "").trim();
@@ -165,11 +171,14 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
   }
 
   async correct(input: CorrectionInput, opts: CorrectOptions = {}): Promise<CorrectionResult> {
-    const sections = splitIntoSections(input.transcript ?? "", {
+    const { format } = formatFor(input);
+    // Heard turns go to the model already labelled with their speakers (split only between turns).
+    const transcript = input.turns?.length ? labelledTranscript(input.turns, format) : (input.transcript ?? "");
+    const sections = splitIntoSections(transcript, {
       maxChars: this.sectionChars,
       overlapChars: this.overlapChars,
+      ...(input.turns?.length ? { breakPoints: turnStarts(transcript, format.separator) } : {}),
     });
-    const { format } = formatFor(input);
     const system = buildSystemPrompt(input, format);
     const out: string[] = [];
     let done = 0;
@@ -259,4 +268,13 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
       throw err;
     }
   }
+}
+
+/** Offsets where each turn of a labelled transcript begins (sections are cut there). */
+function turnStarts(text: string, separator: string): number[] {
+  const out: number[] = [];
+  for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, at + separator.length)) {
+    out.push(at + separator.length);
+  }
+  return out;
 }

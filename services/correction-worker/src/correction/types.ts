@@ -19,6 +19,22 @@ export interface CorrectionInput {
   fileType: string;
   /** Localized default labels used when a name is empty. */
   labels?: { interviewer: string; interviewee: string };
+  /**
+   * Turns heard from the voices (speaker diarization), in order: when given, they decide who says
+   * what, and no engine may merge two speakers' turns or move words between them.
+   */
+  turns?: CorrectionTurn[];
+}
+
+/** One heard turn: its speaker (id, part, name), time span and raw text. */
+export interface CorrectionTurn {
+  speaker: number;
+  /** Interviewer or interviewee; null for a further speaker (drawn with its name). */
+  role: Role | null;
+  name: string;
+  start: number;
+  end: number;
+  text: string;
 }
 
 export interface CorrectOptions {

@@ -1,7 +1,22 @@
-import { type CorrectionJob, correctionJobSchema, type ProgressEnvelope } from "@kikitori/shared";
+import {
+  type CorrectionJob,
+  correctionJobSchema,
+  isSpacelessLanguage,
+  type JobSpeaker,
+  type ProgressEnvelope,
+  type TranscriptSegment,
+} from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
-import { type JobLike, type Logger, markJobFailed, parseJobPayload, speakerLabels } from "@kikitori/shared/server";
-import type { CorrectionEngine, CorrectionTone } from "../correction/types.ts";
+import {
+  fill,
+  type JobLike,
+  type Logger,
+  markJobFailed,
+  parseJobPayload,
+  speakerLabels,
+} from "@kikitori/shared/server";
+import { correctionTurns, decideSpeakers, turnsFromSegments } from "../correction/heard.ts";
+import type { CorrectionEngine, CorrectionTone, CorrectionTurn } from "../correction/types.ts";
 
 /** Everything the correction step touches, injected so tests can pass their own. */
 export interface CorrectionDeps {
@@ -47,15 +62,23 @@ export async function processCorrection(deps: CorrectionDeps, job: JobLike<unkno
     await send({ jobId: p.jobId, status: "Correction started", correctionProgress: 0 });
   }
 
+  // The recording's language (detected or chosen at upload); the interface language only when unknown.
+  const language = row.detectedLanguage ?? (row.audioLanguage === "auto" ? row.language : row.audioLanguage);
+  const heard = heardSpeakers(row, language);
+  if (heard) {
+    await deps.db.transcriptionJob.update({ where: { id: p.jobId }, data: { speakers: heard.speakers } });
+  }
+
   const done = await deps.db.correctionSection.findMany({ where: { jobId: p.jobId } });
   const resume = new Map(done.map((s) => [s.index, s.text]));
   const result = await deps.engine.correct(
     {
       transcript: row.transcription,
-      // The recording's language (detected or chosen at upload); the interface language only when unknown.
-      language: row.detectedLanguage ?? (row.audioLanguage === "auto" ? row.language : row.audioLanguage),
-      interviewer: row.interviewer,
-      interviewee: row.interviewee,
+      language,
+      turns: heard?.turns,
+      // Names as the speakers carry them (renamed ones included), else the upload's.
+      interviewer: heard?.speakers.find((s) => s.role === "interviewer")?.name ?? row.interviewer,
+      interviewee: heard?.speakers.find((s) => s.role === "interviewee")?.name ?? row.interviewee,
       tone: (row.tone as CorrectionTone | null) ?? null,
       interviewExample: row.interviewExample,
       fileType: row.model,
@@ -103,6 +126,36 @@ export async function processCorrection(deps: CorrectionDeps, job: JobLike<unkno
     "correction complete",
   );
   return { rewrittenText: result.text, correctionTime };
+}
+
+/**
+ * The speakers told apart by the diarization and the turns they spoke, named (decideSpeakers), when
+ * the recording has at least two; null otherwise (the engines then tell turns from the words). A
+ * speaker renamed before (a re-run) keeps the name it was given.
+ */
+export function heardSpeakers(
+  row: {
+    segments: unknown;
+    interviewer: string;
+    interviewee: string;
+    language: string;
+    speakers: unknown;
+  },
+  audioLanguage: string,
+): { speakers: JobSpeaker[]; turns: CorrectionTurn[] } | null {
+  const segments = Array.isArray(row.segments) ? (row.segments as TranscriptSegment[]) : [];
+  if (!segments.some((s) => s.speaker !== undefined)) return null;
+  const turns = turnsFromSegments(segments, isSpacelessLanguage(audioLanguage));
+  if (new Set(turns.map((t) => t.speaker)).size < 2) return null;
+  const labels = speakerLabels(row.language);
+  const decided = decideSpeakers(turns, {
+    interviewer: row.interviewer || labels.interviewer,
+    interviewee: row.interviewee || labels.interviewee,
+    other: (n) => fill(labels.other, { n }),
+  });
+  const kept = Array.isArray(row.speakers) ? (row.speakers as JobSpeaker[]) : [];
+  const speakers = kept.length ? decided.map((s) => kept.find((k) => k.id === s.id) ?? s) : decided;
+  return { speakers, turns: correctionTurns(turns, speakers) };
 }
 
 /**

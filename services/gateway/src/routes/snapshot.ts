@@ -1,4 +1,4 @@
-import { charCount, type TranscriptionSnapshot, type TranscriptSegment } from "@kikitori/shared";
+import { charCount, type JobSpeaker, type TranscriptionSnapshot, type TranscriptSegment } from "@kikitori/shared";
 import type { Prisma } from "@kikitori/shared/db";
 
 type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
@@ -38,6 +38,9 @@ export function toSnapshot(job: JobRow, now = new Date(), live: TranscriptSegmen
     tone: job.tone as TranscriptionSnapshot["tone"],
     audioLanguage: job.audioLanguage,
     detectedLanguage: job.detectedLanguage,
+    speakerCount: job.speakerCount,
+    diarizationEngine: job.diarizationEngine,
+    speakers: Array.isArray(job.speakers) ? (job.speakers as JobSpeaker[]) : [],
     transcriptionEngine: job.transcriptionEngine,
     segments: Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : live,
     createdAt: job.createdAt.toISOString(),

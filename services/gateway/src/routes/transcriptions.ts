@@ -6,7 +6,9 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   AppError,
+  applySpeakerRename,
   isUuid,
+  type JobSpeaker,
   type Language,
   MAX_UPLOAD_BYTES,
   matchLanguage,
@@ -15,10 +17,13 @@ import {
   type PlanQuota,
   pageUrl,
   QUEUES,
+  relabelText,
+  renameSpeakersSchema,
   speechRefuses,
   speechStatusSchema,
   type TranscriptSegment,
   transcriptionJobSchema,
+  transcriptionListQuerySchema,
   transcriptionListSchema,
   transcriptionSnapshotSchema,
   uploadFieldsSchema,
@@ -42,7 +47,9 @@ import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
+import { hasUnstorableChars } from "../input.ts";
 import { audioFileUrl, isAudioExpired, toSnapshot } from "./snapshot.ts";
+import { assertMultipartBoundary, BodyWatch, Semaphore, UploadSlots } from "./upload-guards.ts";
 
 export interface TranscriptionRoutesOptions {
   db: Db;
@@ -54,9 +61,22 @@ export interface TranscriptionRoutesOptions {
   retentionDays: number;
   publicUrl: string;
   tmpDir: string;
+  /** Upload bounds (issue #14): body idle/total time, uploads in flight per user, decodes per gateway. */
+  uploadLimits?: {
+    idleMs: number;
+    totalMs: number;
+    perUser: number;
+    decodesPerGateway: number;
+  };
 }
 
+/** How long an upload waits for a decode slot of its gateway before a 503. */
+const DECODE_WAIT_MS = 60_000;
+
 const HEAD_BYTES = 4096;
+
+const unstorable = (what: string) =>
+  new AppError("VALIDATION_FAILED", `${what} contains a NUL byte or an unpaired surrogate`);
 
 /** Keeps the first bytes of a stream (for format sniffing) while passing everything through. */
 function headCapture(): Transform & { head: () => Buffer } {
@@ -79,6 +99,14 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
   const { db, store } = opts;
   const guard = requireAuth(opts.signer);
   const queue = createQueue(QUEUES.transcription, opts.redis, opts.redisPrefix);
+  const limits = opts.uploadLimits ?? { idleMs: 30_000, totalMs: 600_000, perUser: 2, decodesPerGateway: 2 };
+  const slots = new UploadSlots(
+    opts.redis,
+    opts.redisPrefix,
+    limits.perUser,
+    Math.ceil(limits.totalMs / 1000) + DECODE_WAIT_MS / 1000 + 300,
+  );
+  const decodes = new Semaphore(limits.decodesPerGateway);
   app.addHook("onClose", async () => {
     await queue.close();
   });
@@ -113,11 +141,11 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
   app.post(
     "/upload",
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags,
         summary:
-          "Upload an interview recording (multipart: file, interviewer, interviewee, tone, interviewExample, model, uid, language = audio language: a Whisper code or auto, uiLanguage)",
+          "Upload an interview recording (multipart: file, interviewer, interviewee, tone, interviewExample, model, uid, language = audio language: a Whisper code or auto, uiLanguage, speakers = auto or 1–6)",
         security: [{ bearer: [] }],
         consumes: ["multipart/form-data"],
         response: { 202: uploadResponseSchema, ...errorResponses(400, 401, 402, 403, 413, 415, 422) },
@@ -126,28 +154,48 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     async (req, reply) => {
       const uid = assertUid(req, undefined);
       if (!req.isMultipart()) throw new AppError("VALIDATION_FAILED", "Send the audio as multipart/form-data");
-      const dir = await mkdtemp(path.join(opts.tmpDir, "kikitori-upload-"));
+      assertMultipartBoundary(req.headers["content-type"]);
+      const release = await slots.acquire(uid);
+      const dir = await mkdtemp(path.join(opts.tmpDir, "kikitori-upload-")).catch(async (err) => {
+        await release();
+        throw err;
+      });
       const tmpFile = path.join(dir, "audio");
+      const watch = new BodyWatch(req, reply, limits);
       try {
-        // 1. Stream the body: fields into a record, the file part to a temp file (never into memory).
+        // 1. Stream the body: fields into a record, the file part to a temp file (never into memory),
+        // within the body's time bounds; a body cut short or malformed is a 4xx, not a hang.
         const fields: Record<string, string> = {};
-        let fileInfo: { name: string; bytes: number; head: Buffer } | null = null;
-        for await (const part of req.parts()) {
-          if (part.type === "field") {
-            if (typeof part.value === "string") fields[part.fieldname] = part.value;
-            continue;
-          }
-          if (part.fieldname !== "file" || fileInfo) {
-            part.file.resume();
-            continue;
-          }
-          const capture = headCapture();
-          await pipeline(part.file, capture, createWriteStream(tmpFile));
-          if (part.file.truncated) {
-            throw new AppError("FILE_TOO_LARGE", `The file is larger than ${MAX_UPLOAD_BYTES} bytes (20 MB)`);
-          }
-          fileInfo = { name: part.filename || "audio", bytes: (await stat(tmpFile)).size, head: capture.head() };
-        }
+        // (assigned in the reading closure below: the cast keeps TypeScript from narrowing it to null)
+        let fileInfo = null as { name: string; bytes: number; head: Buffer } | null;
+        await watch.guard(
+          (async () => {
+            for await (const part of req.parts()) {
+              if (hasUnstorableChars(part.fieldname)) throw unstorable("a field name");
+              if (part.type === "field") {
+                if (typeof part.value === "string") {
+                  if (hasUnstorableChars(part.value)) throw unstorable(`the field '${part.fieldname}'`);
+                  fields[part.fieldname] = part.value;
+                }
+                continue;
+              }
+              if (part.fieldname !== "file" || fileInfo) {
+                part.file.resume();
+                continue;
+              }
+              if (hasUnstorableChars(part.filename ?? "")) {
+                part.file.resume();
+                throw unstorable("the file name");
+              }
+              const capture = headCapture();
+              await pipeline(part.file, capture, createWriteStream(tmpFile), { signal: watch.signal });
+              if (part.file.truncated) {
+                throw new AppError("FILE_TOO_LARGE", `The file is larger than ${MAX_UPLOAD_BYTES} bytes (20 MB)`);
+              }
+              fileInfo = { name: part.filename || "audio", bytes: (await stat(tmpFile)).size, head: capture.head() };
+            }
+          })(),
+        );
         if (fields.uid) assertUid(req, fields.uid);
         const parsed = uploadFieldsSchema.safeParse(fields);
         if (!parsed.success) {
@@ -168,55 +216,75 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
           );
         }
 
-        // 2. Recognise the audio from its bytes, then make sure it really decodes.
+        // 2. Recognise the audio from its bytes and read its duration from the header (ffprobe);
+        // 3. the minutes left must cover it, settled before any decoding; 4. then make sure it really
+        // decodes, reading no further than the minutes left (a header may claim less than there is).
         const format = sniffAudioFormat(fileInfo.head);
         if (!format) throw new AppError("UNSUPPORTED_AUDIO", "The file is not MP3, WAV, OGG, FLAC or AAC audio");
-        const probe = await probeAudio(tmpFile);
-        if (!probe) throw new AppError("UNSUPPORTED_AUDIO", "The audio could not be read");
-        const decoded = await decodedSeconds(tmpFile);
-        if (decoded < 0.5 || decoded < probe.durationSeconds * 0.5) {
-          throw new AppError("UNSUPPORTED_AUDIO", "The audio is damaged or incomplete and could not be decoded");
-        }
-        const duration = decoded;
-
-        // 3. Quota: the minutes left must cover the recording.
         const fields2 = parsed.data;
         const lang = normalizeLanguage(fields2.uiLanguage ?? matchLanguage(fields2.language));
         const left = await secondsLeft(db, uid, opts.quotas);
-        if (left < Math.ceil(duration)) {
-          throw new AppError(
+        const overQuota = (seconds: number) =>
+          new AppError(
             "QUOTA_EXCEEDED",
-            `This recording is ${Math.ceil(duration / 60)} min long, but only ${Math.floor(left / 60)} min are left this month`,
+            `This recording is ${Math.ceil(seconds / 60)} min long, but only ${Math.floor(left / 60)} min are left this month`,
             { link: planLink(lang) },
           );
+        const releaseDecode = await decodes.acquire(DECODE_WAIT_MS);
+        let decoded: number;
+        try {
+          const probe = await probeAudio(tmpFile);
+          if (!probe) throw new AppError("UNSUPPORTED_AUDIO", "The audio could not be read");
+          if (left < Math.ceil(probe.durationSeconds)) throw overQuota(probe.durationSeconds);
+          decoded = await decodedSeconds(tmpFile, left + 1);
+          if (decoded < 0.5 || decoded < probe.durationSeconds * 0.5) {
+            throw new AppError("UNSUPPORTED_AUDIO", "The audio is damaged or incomplete and could not be decoded");
+          }
+        } finally {
+          releaseDecode();
         }
+        const duration = decoded;
+        if (left < Math.ceil(duration)) throw overQuota(duration);
 
         // 4. Store under a per-user key, record the job, enqueue the key, tell the user's sockets.
         const jobId = randomUUID();
         const audioKey = `users/${uid}/audio/${jobId}.${format}`;
-        await store.put(audioKey, createReadStream(tmpFile), fileInfo.bytes, mimeOf(format));
-        const correlationId = String(req.id);
-        await db.transcriptionJob.create({
-          data: {
-            id: jobId,
-            userId: uid,
-            correlationId,
-            audioKey,
-            audioMime: mimeOf(format),
-            audioFormat: format,
-            audioBytes: fileInfo.bytes,
-            durationSeconds: duration,
-            originalName: fileInfo.name.slice(0, 255),
-            model: fields2.model,
-            interviewer: fields2.interviewer,
-            interviewee: fields2.interviewee,
-            tone: fields2.tone,
-            interviewExample: fields2.interviewExample,
-            language: lang,
-            audioLanguage: fields2.language,
-            audioExpiresAt: new Date(Date.now() + opts.retentionDays * 86_400_000),
-          },
+        await store.put(audioKey, createReadStream(tmpFile), fileInfo.bytes, mimeOf(format)).catch(async (err) => {
+          // Nothing half-written stays behind (a PUT cut mid-way), and the answer says "try again".
+          await store.remove(audioKey).catch(() => undefined);
+          throw new AppError("SERVICE_UNAVAILABLE", "The file store is unavailable right now; please try again", {
+            cause: err,
+          });
         });
+        const correlationId = String(req.id);
+        // No job row, no object: a failed insert takes the stored audio back out.
+        await db.transcriptionJob
+          .create({
+            data: {
+              id: jobId,
+              userId: uid,
+              correlationId,
+              audioKey,
+              audioMime: mimeOf(format),
+              audioFormat: format,
+              audioBytes: fileInfo.bytes,
+              durationSeconds: duration,
+              originalName: fileInfo.name.slice(0, 255),
+              model: fields2.model,
+              interviewer: fields2.interviewer,
+              interviewee: fields2.interviewee,
+              tone: fields2.tone,
+              interviewExample: fields2.interviewExample,
+              language: lang,
+              audioLanguage: fields2.language,
+              speakerCount: fields2.speakers,
+              audioExpiresAt: new Date(Date.now() + opts.retentionDays * 86_400_000),
+            },
+          })
+          .catch(async (err) => {
+            await store.remove(audioKey).catch(() => undefined);
+            throw err;
+          });
         const payload = transcriptionJobSchema.parse({ jobId, userId: uid, audioKey, correlationId });
         await queue.add("transcribe", payload, { jobId });
         await publishProgress(opts.redis, opts.redisPrefix, {
@@ -227,7 +295,12 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
         req.log.info({ jobId, bytes: fileInfo.bytes, format, duration }, "upload accepted");
         return reply.code(202).send({ message: "File uploaded", jobId });
       } finally {
-        await rm(dir, { recursive: true, force: true });
+        // The body may still be arriving (a timed-out upload): its temp folder and the user's slot go
+        // once the reading has ended, which closing the connection brings about.
+        void watch.settled.then(async () => {
+          await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+          await release();
+        });
       }
     },
   );
@@ -235,7 +308,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
   app.get(
     "/transcriptions/:jobId",
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags,
         summary: "The job's snapshot",
@@ -253,33 +326,80 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     },
   );
 
-  app.get(
-    "/transcriptions",
+  app.patch(
+    "/transcriptions/:jobId/speakers",
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags,
-        summary: "The user's transcriptions, newest first",
+        summary:
+          "Rename speakers (by id, as in the segments) and/or swap interviewer and interviewee; the interview text follows",
         security: [{ bearer: [] }],
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
-        response: { 200: transcriptionListSchema, ...errorResponses(401) },
+        params: z.object({ jobId: z.string().max(64) }),
+        body: renameSpeakersSchema,
+        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409) },
       },
     },
     async (req) => {
       const uid = assertUid(req, undefined);
-      const jobs = await db.transcriptionJob.findMany({
-        where: { userId: uid },
-        orderBy: { createdAt: "desc" },
-        take: req.query.limit,
+      const job = await findOwnJob(uid, req.params.jobId);
+      if (!job) throw new AppError("NOT_FOUND", "No such transcription");
+      const speakers = Array.isArray(job.speakers) ? (job.speakers as JobSpeaker[]) : [];
+      if (speakers.length === 0 || job.rewrittenText === null) {
+        throw new AppError("JOB_NOT_READY", "The speakers are named once the interview text is written");
+      }
+      let change: ReturnType<typeof applySpeakerRename>;
+      try {
+        change = applySpeakerRename(speakers, req.body);
+      } catch (err) {
+        throw new AppError("VALIDATION_FAILED", (err as Error).message);
+      }
+      // Only if nobody changed the text meanwhile (the row's updatedAt is the version).
+      const updated = await db.transcriptionJob.updateMany({
+        where: { id: job.id, updatedAt: job.updatedAt },
+        data: { speakers: change.speakers, rewrittenText: relabelText(job.rewrittenText, change.renames) },
       });
-      return { jobs: jobs.map((j) => toSnapshot(j)) };
+      if (updated.count !== 1) throw new AppError("JOB_NOT_READY", "The job changed meanwhile; try again");
+      const fresh = await findOwnJob(uid, job.id);
+      if (!fresh) throw new AppError("NOT_FOUND", "No such transcription");
+      return toSnapshot(fresh);
+    },
+  );
+
+  app.get(
+    "/transcriptions",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        summary:
+          "The user's transcriptions, newest first; `q` finds words in the file name, the transcript and the interview text (any language, also without spaces: ja, zh)",
+        security: [{ bearer: [] }],
+        querystring: transcriptionListQuerySchema,
+        response: { 200: transcriptionListSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (req) => {
+      const uid = assertUid(req, undefined);
+      const { limit, page, q } = req.query;
+      // Substring match, case-insensitive: works for words of any script, with or without spaces.
+      const like = q ? { contains: q, mode: "insensitive" as const } : undefined;
+      const where = {
+        userId: uid,
+        ...(like ? { OR: [{ originalName: like }, { transcription: like }, { rewrittenText: like }] } : {}),
+      };
+      const [jobs, total] = await Promise.all([
+        db.transcriptionJob.findMany({ where, orderBy: { createdAt: "desc" }, take: limit, skip: (page - 1) * limit }),
+        db.transcriptionJob.count({ where }),
+      ]);
+      return { jobs: jobs.map((j) => toSnapshot(j)), total, page, pageSize: limit };
     },
   );
 
   app.get(
     "/audio/:jobId",
     {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags,
         summary: "The stored audio (HTTP range requests); 410 after the retention period",
@@ -301,7 +421,8 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
         .header("cache-control", "private, max-age=0");
       const range = parseRange(req.headers.range, size);
       if (range === "invalid") {
-        return reply.code(416).header("content-range", `bytes */${size}`).send();
+        reply.header("content-range", `bytes */${size}`).header("content-type", "application/json; charset=utf-8");
+        throw new AppError("RANGE_NOT_SATISFIABLE", `The range is outside the file (${size} bytes)`);
       }
       if (range) {
         reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${size}`);

@@ -6,6 +6,8 @@ import { isSpacelessLanguage, type TranscriptSegment, transcriptionChunkJobSchem
 import { parseJobPayload } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
 import { cleanSegments, type Span } from "../cleanup.ts";
+import { assignSpeakers } from "../diarization/merge.ts";
+import type { SpeakerSpan } from "../diarization/port.ts";
 import type { EngineSegment, TranscriptionEngine } from "../engines/index.ts";
 import { chunkProgress, languageInUse, type TranscriptionDeps } from "./transcribe.ts";
 
@@ -57,6 +59,7 @@ export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: 
         interviewer: true,
         interviewee: true,
         status: true,
+        speakerSpans: true,
       },
     });
     if (!row || row.status === "failed") return { index: p.index, chars: 0 };
@@ -75,7 +78,8 @@ export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: 
       const engineSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
       deps.observeEngine?.(engineSeconds, chunk.endSeconds - chunk.startSeconds);
       const speech = Array.isArray(chunk.speech) ? (chunk.speech as unknown as Span[]) : null;
-      const segments = cleanSegments(placeSegments(result.segments, chunk), speech);
+      const spans = Array.isArray(row.speakerSpans) ? (row.speakerSpans as unknown as SpeakerSpan[]) : [];
+      const segments = assignSpeakers(cleanSegments(placeSegments(result.segments, chunk), speech), spans);
       text = segments.map((s) => s.text).join(isSpacelessLanguage(result.language ?? language) ? "" : " ");
       await deps.db.transcriptChunk.updateMany({
         where: { jobId: p.jobId, index: p.index, doneAt: null },

@@ -24,6 +24,7 @@ import {
 } from "@kikitori/shared/server";
 import { type Job, WaitingChildrenError } from "bullmq";
 import { cutWav, decodeToWav } from "../audio.ts";
+import type { DiarizationEngine, SpeakerSpan } from "../diarization/index.ts";
 import type { TranscriptionEngine } from "../engines/index.ts";
 import { detectSpeech, planSpeechChunks } from "../vad.ts";
 
@@ -40,6 +41,8 @@ export interface TranscriptionDeps {
   enqueueCorrection: (payload: CorrectionJob) => Promise<void>;
   /** The speech engine: its name goes on the job, and it detects the language once when asked for "auto". */
   engine: Pick<TranscriptionEngine, "name" | "detectLanguage">;
+  /** Tells the voices apart before the chunks are transcribed (null: off, one speaker). */
+  diarization?: Pick<DiarizationEngine, "name" | "diarize"> | null;
   chunkSeconds: number;
   tmpDir: string;
   now?: () => Date;
@@ -189,7 +192,7 @@ export async function processTranscription(
 async function splitIntoChunks(
   deps: TranscriptionDeps,
   p: TranscriptionJob,
-  row: { audioKey: string; audioLanguage: string; detectedLanguage: string | null },
+  row: { audioKey: string; audioLanguage: string; detectedLanguage: string | null; speakerCount: number | null },
   log: Logger,
 ): Promise<void> {
   const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-tx-"));
@@ -221,6 +224,20 @@ async function splitIntoChunks(
         speech: c.speech.map(({ start, end }) => ({ start, end })),
       });
     }
+    // Who speaks when, on the whole recording (speakers are told apart across chunks), before any
+    // chunk is transcribed: each chunk's segments then get their speakers as they come.
+    let speakerSpans: SpeakerSpan[] | null = null;
+    if (deps.diarization) {
+      speakerSpans = await deps.diarization.diarize(wav, speech, { speakers: row.speakerCount ?? undefined });
+      log.info(
+        {
+          engine: deps.diarization.name,
+          speakers: new Set(speakerSpans.map((s) => s.speaker)).size,
+          turns: speakerSpans.length,
+        },
+        "speakers told apart",
+      );
+    }
     let detected = row.detectedLanguage;
     if (row.audioLanguage === "auto" && !detected && deps.engine.detectLanguage) {
       const speechOf = (c: (typeof plan)[number]) => c.speech.reduce((t, s) => t + (s.end - s.start), 0);
@@ -233,7 +250,11 @@ async function splitIntoChunks(
       deps.db.transcriptChunk.createMany({ data: rows, skipDuplicates: true }),
       deps.db.transcriptionJob.update({
         where: { id: p.jobId },
-        data: { chunkCount: rows.length, detectedLanguage: detected },
+        data: {
+          chunkCount: rows.length,
+          detectedLanguage: detected,
+          ...(deps.diarization ? { speakerSpans: speakerSpans ?? [], diarizationEngine: deps.diarization.name } : {}),
+        },
       }),
     ]);
     const speechSeconds = speech.reduce((t, s) => t + (s.end - s.start), 0);

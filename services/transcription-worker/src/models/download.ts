@@ -115,12 +115,18 @@ const LOCK_TOUCH_MS = 5_000;
 const LOCK_STALE_MS = 60_000;
 const LOCK_POLL_MS = 500;
 
-export const markerPath = (file: string): string => `${file}.sha1`;
+/** The digest a checksum is of: 64 hex digits SHA-256 (sherpa-onnx models), 40 SHA-1 (whisper.cpp's). */
+type Algorithm = "sha1" | "sha256";
+const algorithmOf = (digest: string | null | undefined): Algorithm =>
+  digest?.trim().length === 64 ? "sha256" : "sha1";
+
+/** `<file>.sha1` (or `.sha256`): the checksum a file was verified against, in sha1sum's format. */
+export const markerPath = (file: string, algorithm: Algorithm = "sha1"): string => `${file}.${algorithm}`;
 export const partPath = (file: string): string => `${file}.part`;
 
 /** SHA-1 (hex) of a file, read as a stream. */
-export async function sha1File(file: string, signal?: AbortSignal): Promise<string> {
-  const hash = createHash("sha1");
+export async function sha1File(file: string, signal?: AbortSignal, algorithm: Algorithm = "sha1"): Promise<string> {
+  const hash = createHash(algorithm);
   await hashInto(hash, file, signal);
   return hash.digest("hex");
 }
@@ -148,7 +154,39 @@ export async function pullModel(opts: PullModelOptions): Promise<PullModelResult
       url,
     );
   }
-  await mkdir(opts.modelsDir, { recursive: true });
+  return pullVerified(file, url, expected, opts);
+}
+
+export interface PullFileOptions extends Omit<PullModelOptions, "name" | "modelsDir" | "baseUrl" | "expectedSha1"> {
+  url: string;
+  /** Where the file goes (its directory is created). */
+  file: string;
+  /** SHA-256 (64 hex digits) or SHA-1 (40) the file must have. */
+  checksum: string;
+}
+
+/**
+ * Any file, as safely as a Whisper model (resume, checksum, marker, lock, retries): used for the
+ * speaker-diarization models. The result's `sha1` field holds the checksum, whichever digest it is.
+ */
+export async function pullFile(opts: PullFileOptions): Promise<PullModelResult> {
+  const expected = normalizeSha1(opts.checksum);
+  if (!expected) throw new Error(`checksum "${opts.checksum}" is neither a SHA-256 nor a SHA-1`);
+  return (await alreadyVerified(opts.file, expected)) ?? pullVerified(opts.file, opts.url, expected, opts);
+}
+
+/** Whether `file` is there with a marker naming `checksum` (no hashing). */
+export async function isFileVerified(file: string, checksum: string): Promise<boolean> {
+  return (await alreadyVerified(file, normalizeSha1(checksum))) !== null;
+}
+
+async function pullVerified(
+  file: string,
+  url: string,
+  expected: string,
+  opts: Omit<PullModelOptions, "name" | "modelsDir">,
+): Promise<PullModelResult> {
+  await mkdir(path.dirname(file), { recursive: true });
   const release = await lock(file, opts);
   try {
     // Another process may have fetched it while this one waited for the lock.
@@ -161,7 +199,7 @@ export async function pullModel(opts: PullModelOptions): Promise<PullModelResult
 /** The result for a file that is there with a marker naming `expected` (any SHA-1 when it is null). */
 async function alreadyVerified(file: string, expected: string | null): Promise<PullModelResult | null> {
   const present = await statOrNull(file);
-  const recorded = present && (await markerSha1(file, present.mtimeMs));
+  const recorded = present && (await markerSha1(file, present.mtimeMs, algorithmOf(expected)));
   if (!present || !recorded || (expected !== null && recorded !== expected)) return null;
   return { path: file, sha1: recorded, bytes: present.size, downloaded: false, resumed: false };
 }
@@ -171,18 +209,19 @@ async function fetchVerified(
   file: string,
   url: string,
   expected: string,
-  opts: PullModelOptions,
+  opts: Omit<PullModelOptions, "name" | "modelsDir">,
 ): Promise<PullModelResult> {
+  const algorithm = algorithmOf(expected);
   const present = await statOrNull(file);
   if (present) {
-    if ((await sha1File(file, opts.signal)) === expected) {
+    if ((await sha1File(file, opts.signal, algorithm)) === expected) {
       await writeMarker(file, expected);
       return { path: file, sha1: expected, bytes: present.size, downloaded: false, resumed: false };
     }
     // A damaged or different file: replace it.
     await rm(file, { force: true });
   }
-  await rm(markerPath(file), { force: true });
+  await rm(markerPath(file, algorithm), { force: true });
 
   const part = partPath(file);
   const retries = opts.retries ?? DEFAULT_RETRIES;
@@ -193,7 +232,7 @@ async function fetchVerified(
         await rm(part, { force: true });
         throw new ModelDownloadError(
           "checksum",
-          `SHA-1 mismatch for ${path.basename(file)} from ${url}: expected ${expected}, got ${got.sha1}; the download was deleted`,
+          `${algorithm === "sha1" ? "SHA-1" : "SHA-256"} mismatch for ${path.basename(file)} from ${url}: expected ${expected}, got ${got.sha1}; the download was deleted`,
           url,
         );
       }
@@ -215,7 +254,7 @@ async function fetchVerified(
  * replicas pulling into one volume): `<file>.lock` is created exclusively and touched while held.
  * A lock not touched for LOCK_STALE_MS, or held by a process of this host that is gone, is taken over.
  */
-async function lock(file: string, opts: PullModelOptions): Promise<() => Promise<void>> {
+async function lock(file: string, opts: Pick<PullModelOptions, "onWait" | "signal">): Promise<() => Promise<void>> {
   const lockFile = `${file}.lock`;
   const me = `${process.pid}@${os.hostname()}`;
   let told = false;
@@ -314,12 +353,12 @@ async function downloadToPart(
   url: string,
   part: string,
   expected: string,
-  opts: PullModelOptions,
+  opts: Omit<PullModelOptions, "name" | "modelsDir">,
 ): Promise<{ sha1: string; bytes: number; resumed: boolean }> {
   const fetchImpl = opts.fetchImpl ?? fetch;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let start = (await statOrNull(part))?.size ?? 0;
-  let hash = createHash("sha1");
+  let hash = createHash(algorithmOf(expected));
   if (start > 0) await hashInto(hash, part, opts.signal);
 
   const controller = new AbortController();
@@ -399,7 +438,7 @@ async function downloadToPart(
       // The whole file (also from a server that ignores Range): it replaces the part.
       start = 0;
       received = 0;
-      hash = createHash("sha1");
+      hash = createHash(algorithmOf(expected));
       const length = Number(res.headers.get("content-length"));
       total = res.headers.has("content-length") && Number.isFinite(length) ? length : null;
     }
@@ -440,8 +479,8 @@ async function hashInto(hash: Hash, file: string, signal?: AbortSignal): Promise
 }
 
 /** The SHA-1 the marker of `file` records, unless there is none or it is older than the file. */
-async function markerSha1(file: string, fileMtimeMs: number): Promise<string | null> {
-  const marker = markerPath(file);
+async function markerSha1(file: string, fileMtimeMs: number, algorithm: Algorithm = "sha1"): Promise<string | null> {
+  const marker = markerPath(file, algorithm);
   const st = await statOrNull(marker);
   if (!st || st.mtimeMs < fileMtimeMs) return null;
   const text = await readFile(marker, "utf8").catch(() => "");
@@ -450,7 +489,7 @@ async function markerSha1(file: string, fileMtimeMs: number): Promise<string | n
 
 /** `<sha1>  <file name>`: the format of sha1sum, so `sha1sum -c ggml-base.bin.sha1` checks it too. */
 async function writeMarker(file: string, sha1: string): Promise<void> {
-  const marker = markerPath(file);
+  const marker = markerPath(file, algorithmOf(sha1));
   const tmp = `${marker}.tmp`;
   await writeFile(tmp, `${sha1}  ${path.basename(file)}\n`);
   await rename(tmp, marker);
@@ -477,7 +516,7 @@ async function statOrNull(file: string) {
 
 function normalizeSha1(sha1: string | null | undefined): string | null {
   const s = sha1?.trim().toLowerCase();
-  return s && /^[0-9a-f]{40}$/.test(s) ? s : null;
+  return s && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(s) ? s : null;
 }
 
 /** `bytes 100-199/1000` → start 100, total 1000 (null when `*`). */

@@ -18,7 +18,9 @@ export type MailKind =
   | "planCancelled"
   | "planRenewed"
   | "planSwitched"
-  | "renewalFailed";
+  | "renewalFailed"
+  | "emailChange"
+  | "accountDeleted";
 
 export interface MailText {
   subject: string;
@@ -29,7 +31,7 @@ export interface MailText {
 }
 
 export interface ServerTexts {
-  speakers: { interviewer: string; interviewee: string };
+  speakers: { interviewer: string; interviewee: string; other: string };
   plans: Record<PlanName, string>;
   mail: { footer: string } & Record<MailKind, MailText>;
 }

@@ -1,0 +1,135 @@
+import {
+  AppError,
+  correctionJobSchema,
+  isUuid,
+  type PlanName,
+  type PlanQuota,
+  QUEUES,
+  transcriptionJobSchema,
+  transcriptionSnapshotSchema,
+} from "@kikitori/shared";
+import type { Db } from "@kikitori/shared/db";
+import { createQueue, type ObjectStore, type Redis, secondsLeft } from "@kikitori/shared/server";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { assertUid, requireAuth } from "../auth/guard.ts";
+import type { TokenSigner } from "../auth/tokens.ts";
+import { errorResponses } from "../errors.ts";
+import { isAudioExpired, toSnapshot } from "./snapshot.ts";
+
+export interface ManageRoutesOptions {
+  db: Db;
+  redis: Redis;
+  redisPrefix: string;
+  store: ObjectStore;
+  signer: TokenSigner;
+  quotas: Record<PlanName, PlanQuota>;
+}
+
+/** DELETE a job (its audio, chunks and texts) and retry a failed one without uploading again. */
+export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (app, opts) => {
+  const { db, store } = opts;
+  const guard = requireAuth(opts.signer);
+  const transcription = createQueue(QUEUES.transcription, opts.redis, opts.redisPrefix);
+  const correction = createQueue(QUEUES.correction, opts.redis, opts.redisPrefix);
+  app.addHook("onClose", async () => {
+    await Promise.all([transcription.close(), correction.close()]);
+  });
+  const params = z.object({ jobId: z.string().max(64) });
+  const findOwnJob = (uid: string, jobId: string) =>
+    isUuid(jobId) ? db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
+
+  app.delete(
+    "/transcriptions/:jobId",
+    {
+      onRequest: guard,
+      schema: {
+        tags: ["transcription"],
+        summary: "Delete a job: its audio and pieces leave the object store, its texts the database",
+        security: [{ bearer: [] }],
+        params,
+        response: { 204: z.null(), ...errorResponses(401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const uid = assertUid(req, undefined);
+      const job = await findOwnJob(uid, req.params.jobId);
+      if (!job) throw new AppError("NOT_FOUND", "No such transcription");
+      const chunks = await db.transcriptChunk.findMany({ where: { jobId: job.id }, select: { objectKey: true } });
+      // The row first: a worker still on the job then finds nothing and stops; the objects follow.
+      await db.transcriptionJob.delete({ where: { id: job.id } });
+      const keys = [job.audioKey, ...chunks.map((c) => c.objectKey)];
+      const failed = (await Promise.allSettled(keys.map((k) => store.remove(k)))).filter(
+        (r) => r.status === "rejected",
+      );
+      if (failed.length) req.log.warn({ jobId: job.id, failed: failed.length }, "some objects could not be removed");
+      req.log.info({ jobId: job.id, objects: keys.length }, "transcription deleted");
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/transcriptions/:jobId/retry",
+    {
+      onRequest: guard,
+      schema: {
+        tags: ["transcription"],
+        summary:
+          "Run a failed job again from where it stopped (finished chunks are kept; usage is never charged twice)",
+        security: [{ bearer: [] }],
+        params,
+        response: { 202: transcriptionSnapshotSchema, ...errorResponses(401, 402, 404, 409, 410) },
+      },
+    },
+    async (req, reply) => {
+      const uid = assertUid(req, undefined);
+      const job = await findOwnJob(uid, req.params.jobId);
+      if (!job) throw new AppError("NOT_FOUND", "No such transcription");
+      if (job.status !== "failed") throw new AppError("JOB_NOT_READY", "Only a failed job can be retried");
+      const atCorrection = job.transcription !== null && job.transcriptionTime !== null;
+      if (!atCorrection) {
+        if (isAudioExpired(job)) throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");
+        // Not charged yet (charging happens when the transcript is complete): the minutes must still be there.
+        const charged = await db.usageEvent.count({ where: { idempotencyKey: `transcription:${job.id}` } });
+        if (!charged && (await secondsLeft(db, uid, opts.quotas)) < Math.ceil(job.durationSeconds)) {
+          throw new AppError("QUOTA_EXCEEDED", "Not enough minutes left this month for this recording");
+        }
+      }
+      const reset = await db.transcriptionJob.updateMany({
+        where: { id: job.id, status: "failed" },
+        data: {
+          status: atCorrection ? "correcting" : "queued",
+          errorCode: null,
+          errorMessage: null,
+          failedStage: null,
+          ...(atCorrection ? { correctionStartedAt: null, correctionProgress: 0 } : {}),
+        },
+      });
+      if (reset.count !== 1) throw new AppError("JOB_NOT_READY", "The job changed meanwhile; try again");
+      // A fresh BullMQ id: the failed run's id is still in the queue's failed set.
+      const runId = `${job.id}-retry-${Date.now()}`;
+      if (atCorrection) {
+        await correction.add(
+          "correct",
+          correctionJobSchema.parse({ jobId: job.id, userId: uid, correlationId: job.correlationId }),
+          { jobId: runId },
+        );
+      } else {
+        await transcription.add(
+          "transcribe",
+          transcriptionJobSchema.parse({
+            jobId: job.id,
+            userId: uid,
+            audioKey: job.audioKey,
+            correlationId: job.correlationId,
+          }),
+          { jobId: runId },
+        );
+      }
+      req.log.info({ jobId: job.id, stage: atCorrection ? "correction" : "transcription" }, "job retried");
+      const fresh = await findOwnJob(uid, job.id);
+      if (!fresh) throw new AppError("NOT_FOUND", "No such transcription");
+      return reply.code(202).send(toSnapshot(fresh));
+    },
+  );
+};

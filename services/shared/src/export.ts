@@ -1,0 +1,193 @@
+import { z } from "zod";
+import { isSpacelessLanguage, type JobSpeaker, type TranscriptSegment } from "./speech.ts";
+
+/**
+ * Exports of a job's texts (GET /api/transcriptions/{jobId}/export): the timed transcript or the
+ * interview text, as TXT, Markdown, DOCX, SRT, WebVTT or JSON. Pure text formats here (DOCX is built
+ * in the gateway with the `docx` library from `exportBlocks`).
+ */
+export const EXPORT_FORMATS = ["txt", "md", "docx", "srt", "vtt", "json"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_TEXTS = ["transcript", "interview"] as const;
+export type ExportText = (typeof EXPORT_TEXTS)[number];
+
+export const exportQuerySchema = z.object({
+  format: z.enum(EXPORT_FORMATS),
+  text: z.enum(EXPORT_TEXTS).default("transcript"),
+});
+
+export const EXPORT_MIME: Record<ExportFormat, string> = {
+  txt: "text/plain; charset=utf-8",
+  md: "text/markdown; charset=utf-8",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  srt: "application/x-subrip; charset=utf-8",
+  vtt: "text/vtt; charset=utf-8",
+  json: "application/json; charset=utf-8",
+};
+
+/** What an export is made of: the job's title, language, speakers, timed segments and interview text. */
+export interface ExportSource {
+  title: string;
+  /** Language of the recording ("en", "ja", "ar", …): text direction and the JSON's `language`. */
+  language: string;
+  speakers: JobSpeaker[];
+  segments: TranscriptSegment[];
+  interview: string | null;
+  /** Plain transcript, for jobs without timed segments. */
+  transcript: string | null;
+  /** Localized "Speaker {{n}}" for speakers without a name. */
+  speakerLabel: (n: number) => string;
+}
+
+const RTL = new Set(["ar", "fa", "he", "ur", "ps", "sd", "yi", "ug"]);
+export const isRtlLanguage = (lang: string) => RTL.has(lang.split(/[-_]/)[0].toLowerCase());
+
+/** A file name from the job's title: its extension dropped, characters unsafe in file names replaced. */
+export function exportFileName(title: string, text: ExportText, format: ExportFormat): string {
+  const base =
+    title
+      .replace(/\.[A-Za-z0-9]{1,5}$/, "")
+      // Control characters (code points below 32 and 127) and those Windows forbids in names.
+      .replace(/[\p{Cc}"*/:<>?\\|]+/gu, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 120) || "transcript";
+  return `${base}${text === "interview" ? " (interview)" : ""}.${format}`;
+}
+
+/** "01:02:03" (hours shown from one hour on: "02:03"). */
+export function clock(seconds: number, withHours = seconds >= 3600): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const hh = String(Math.floor(s / 3600)).padStart(2, "0");
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(2, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return withHours ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** "00:01:02,345" (SRT) or "00:01:02.345" (WebVTT). */
+export function cueTime(seconds: number, sep: "," | "."): string {
+  const ms = Math.max(0, Math.round(seconds * 1000));
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = Math.floor((ms % 60_000) / 1000);
+  const f = ms % 1000;
+  return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}${sep}${String(f).padStart(3, "0")}`;
+}
+
+/** The name shown for a segment's speaker (null: no speakers known). */
+function speakerName(src: ExportSource, speaker: number | undefined): string | null {
+  if (speaker === undefined) return null;
+  return src.speakers.find((s) => s.id === speaker)?.name ?? src.speakerLabel(speaker + 1);
+}
+
+/** One block of an export: a timed turn of the transcript, or a paragraph of the interview text. */
+export interface ExportBlock {
+  start: number | null;
+  speaker: string | null;
+  text: string;
+}
+
+/**
+ * The blocks of the chosen text: the transcript as turns (consecutive segments of one speaker
+ * together, each with its start), or the interview text's paragraphs (their labels stay in the text).
+ */
+export function exportBlocks(src: ExportSource, text: ExportText): ExportBlock[] {
+  if (text === "interview") {
+    return (src.interview ?? "")
+      .split(/\n{2,}/)
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => ({ start: null, speaker: null, text: p }));
+  }
+  if (src.segments.length === 0) {
+    return src.transcript?.trim() ? [{ start: null, speaker: null, text: src.transcript.trim() }] : [];
+  }
+  const spaceless = isSpacelessLanguage(src.language);
+  const blocks: ExportBlock[] = [];
+  let last: number | undefined | null = null;
+  for (const s of src.segments) {
+    const t = s.text.trim();
+    if (!t) continue;
+    const current = blocks.at(-1);
+    if (current && s.speaker === last && s.speaker !== undefined) {
+      current.text += (spaceless ? "" : " ") + t;
+      continue;
+    }
+    blocks.push({ start: s.start, speaker: speakerName(src, s.speaker), text: t });
+    last = s.speaker;
+  }
+  return blocks;
+}
+
+/** The text formats (everything but DOCX). Subtitles (SRT, WebVTT) are cut from the timed transcript. */
+export function renderExport(src: ExportSource, format: Exclude<ExportFormat, "docx">, text: ExportText): string {
+  const hours = src.segments.some((s) => s.end >= 3600);
+  switch (format) {
+    case "txt":
+      return `${exportBlocks(src, text)
+        .map((b) =>
+          [b.start !== null ? `[${clock(b.start, hours)}]` : "", b.speaker ? `${b.speaker}:` : "", b.text]
+            .filter(Boolean)
+            .join(" "),
+        )
+        .join("\n\n")}\n`;
+    case "md":
+      return `# ${escapeMd(src.title)}\n\n${exportBlocks(src, text)
+        .map((b) => {
+          const head = [
+            b.start !== null ? `[${clock(b.start, hours)}]` : "",
+            b.speaker ? `${escapeMd(b.speaker)}:` : "",
+          ]
+            .filter(Boolean)
+            .join(" ");
+          return head ? `**${head}** ${escapeMd(b.text)}` : escapeMd(b.text);
+        })
+        .join("\n\n")}\n`;
+    case "srt":
+      return cues(src)
+        .map(
+          (c, i) =>
+            `${i + 1}\n${cueTime(c.start, ",")} --> ${cueTime(c.end, ",")}\n${c.speaker ? `${c.speaker}: ` : ""}${c.text}\n`,
+        )
+        .join("\n");
+    case "vtt":
+      return `WEBVTT\n\n${cues(src)
+        .map(
+          (c, i) =>
+            `${i + 1}\n${cueTime(c.start, ".")} --> ${cueTime(c.end, ".")}\n${c.speaker ? `<v ${c.speaker.replace(/[<>&]/g, "")}>` : ""}${escapeVtt(c.text)}\n`,
+        )
+        .join("\n")}`;
+    case "json":
+      return `${JSON.stringify(
+        {
+          title: src.title,
+          language: src.language,
+          speakers: src.speakers,
+          segments: src.segments.map((s) => ({ ...s, speakerName: speakerName(src, s.speaker) ?? undefined })),
+          transcript: src.transcript,
+          interview: src.interview,
+        },
+        null,
+        2,
+      )}\n`;
+  }
+}
+
+/** Subtitle cues: one per segment, never overlapping, at least 0.5 s long. */
+function cues(src: ExportSource): Array<{ start: number; end: number; speaker: string | null; text: string }> {
+  const segs = src.segments.filter((s) => s.text.trim());
+  return segs.map((s, i) => {
+    const next = segs[i + 1]?.start ?? Number.POSITIVE_INFINITY;
+    const end = Math.min(Math.max(s.end, s.start + 0.5), next);
+    return {
+      start: s.start,
+      end: Math.max(end, s.start + 0.001),
+      speaker: speakerName(src, s.speaker),
+      text: s.text.trim(),
+    };
+  });
+}
+
+const escapeMd = (t: string) => t.replace(/([\\`*_[\]#])/g, "\\$1");
+const escapeVtt = (t: string) =>
+  t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/-->/g, "--&gt;");
