@@ -53,3 +53,26 @@ export async function insertVerifiedUser(
   });
   return { uid, email };
 }
+
+/** A transcription job row of `userId` (a 1-s MP3 by default), as a test needs it; returns its id. */
+export async function insertJob(db: Db, userId: string, over: Record<string, unknown> = {}): Promise<string> {
+  const id = typeof over.id === "string" ? over.id : randomUUID();
+  await db.transcriptionJob.create({
+    data: {
+      id,
+      userId,
+      correlationId: "c",
+      audioKey: `users/${userId}/audio/${id}.mp3`,
+      audioMime: "audio/mpeg",
+      audioFormat: "mp3",
+      audioBytes: 100,
+      durationSeconds: 1,
+      originalName: "a.mp3",
+      model: "general",
+      language: "en",
+      audioExpiresAt: new Date(Date.now() + 86_400_000),
+      ...over,
+    },
+  });
+  return id;
+}

@@ -13,33 +13,35 @@ import { readWavMono16k } from "../../services/transcription-worker/src/wav.ts";
 export const TESTDATA = "/usr/share/pocketsphinx/test/data";
 const RATE = 16_000;
 
+/** 20 ms frames at 16 kHz. */
+const FRAME = 320;
+
+/** RMS of each 20 ms frame. */
+function frameRms(samples: Float32Array): number[] {
+  const rms: number[] = [];
+  for (let i = 0; i + FRAME <= samples.length; i += FRAME) {
+    let s = 0;
+    for (let j = i; j < i + FRAME; j++) s += samples[j] * samples[j];
+    rms.push(Math.sqrt(s / FRAME));
+  }
+  return rms;
+}
+
 /** Cuts leading and trailing near-silence (20 ms frames below 5 % of the clip's peak RMS). */
 export function trimSilence(samples: Float32Array): Float32Array {
-  const frame = 320;
-  const rms: number[] = [];
-  for (let i = 0; i + frame <= samples.length; i += frame) {
-    let s = 0;
-    for (let j = i; j < i + frame; j++) s += samples[j] * samples[j];
-    rms.push(Math.sqrt(s / frame));
-  }
+  const rms = frameRms(samples);
   const floor = Math.max(...rms) * 0.05;
   const first = rms.findIndex((r) => r > floor);
   const last = rms.length - 1 - [...rms].reverse().findIndex((r) => r > floor);
   if (first < 0) return samples;
-  return samples.subarray(Math.max(0, first - 2) * frame, Math.min(rms.length, last + 3) * frame);
+  return samples.subarray(Math.max(0, first - 2) * FRAME, Math.min(rms.length, last + 3) * FRAME);
 }
 
 const wav = (file: string) => trimSilence(readWavMono16k(readFileSync(file)));
 
 /** Cuts a recording at its pauses (≥ 0.25 s of 20 ms frames below 5 % of the peak RMS) into phrases of ≥ 0.8 s. */
 export function splitOnPauses(samples: Float32Array): Float32Array[] {
-  const frame = 320;
-  const rms: number[] = [];
-  for (let i = 0; i + frame <= samples.length; i += frame) {
-    let s = 0;
-    for (let j = i; j < i + frame; j++) s += samples[j] * samples[j];
-    rms.push(Math.sqrt(s / frame));
-  }
+  const rms = frameRms(samples);
   const floor = Math.max(...rms) * 0.05;
   const out: Float32Array[] = [];
   let start = -1;
@@ -49,11 +51,11 @@ export function splitOnPauses(samples: Float32Array): Float32Array[] {
       if (start < 0) start = i;
       quiet = 0;
     } else if (start >= 0 && ++quiet >= 13) {
-      if (i - quiet - start >= 40) out.push(samples.subarray(start * frame, (i - quiet + 2) * frame));
+      if (i - quiet - start >= 40) out.push(samples.subarray(start * FRAME, (i - quiet + 2) * FRAME));
       start = -1;
     }
   });
-  if (start >= 0 && rms.length - start >= 40) out.push(samples.subarray(start * frame));
+  if (start >= 0 && rms.length - start >= 40) out.push(samples.subarray(start * FRAME));
   return out;
 }
 

@@ -1,10 +1,9 @@
 // Exports of a finished job (GET /api/transcriptions/{jobId}/export): every format, with speakers and
 // timestamps where the format has them, in any language; the DOCX opens in a reader library and the
 // subtitles parse with a subtitle parser.
-import { randomUUID } from "node:crypto";
 import mammoth from "mammoth";
 import { parseSync } from "subtitle";
-import { insertVerifiedUser } from "../../../tests/support/db.ts";
+import { insertJob, insertVerifiedUser } from "../../../tests/support/db.ts";
 import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 
 let t: TestGateway;
@@ -18,38 +17,25 @@ afterAll(async () => {
 async function userWithJob(over: Record<string, unknown> = {}) {
   const { uid, email } = await insertVerifiedUser(t.db);
   const token = await t.gw.signer.sign({ sub: uid, email, email_verified: true });
-  const jobId = randomUUID();
-  await t.db.transcriptionJob.create({
-    data: {
-      id: jobId,
-      userId: uid,
-      correlationId: "c",
-      audioKey: `users/${uid}/audio/${jobId}.mp3`,
-      audioMime: "audio/mpeg",
-      audioFormat: "mp3",
-      audioBytes: 100,
-      durationSeconds: 12,
-      originalName: "Interview mit Anna.mp3",
-      model: "general",
-      language: "en",
-      audioLanguage: "en",
-      status: "completed",
-      transcription: "So how did it start? It started in a garage. Really? Yes.",
-      segments: [
-        { start: 0.5, end: 2, text: "So how did it start?", speaker: 0 },
-        { start: 2.5, end: 6, text: "It started in a garage.", speaker: 1 },
-        { start: 6.2, end: 7, text: "Really?", speaker: 0 },
-        { start: 7.5, end: 8.25, text: "Yes.", speaker: 1 },
-      ],
-      speakers: [
-        { id: 0, name: "Anna", role: "interviewer" },
-        { id: 1, name: "Dr. Tanaka", role: "interviewee" },
-      ],
-      rewrittenText:
-        "Anna: So how did it start?\n\nDr. Tanaka: It started in a garage.\n\nAnna: Really?\n\nDr. Tanaka: Yes.",
-      audioExpiresAt: new Date(Date.now() + 86_400_000),
-      ...over,
-    },
+  const jobId = await insertJob(t.db, uid, {
+    durationSeconds: 12,
+    originalName: "Interview mit Anna.mp3",
+    audioLanguage: "en",
+    status: "completed",
+    transcription: "So how did it start? It started in a garage. Really? Yes.",
+    segments: [
+      { start: 0.5, end: 2, text: "So how did it start?", speaker: 0 },
+      { start: 2.5, end: 6, text: "It started in a garage.", speaker: 1 },
+      { start: 6.2, end: 7, text: "Really?", speaker: 0 },
+      { start: 7.5, end: 8.25, text: "Yes.", speaker: 1 },
+    ],
+    speakers: [
+      { id: 0, name: "Anna", role: "interviewer" },
+      { id: 1, name: "Dr. Tanaka", role: "interviewee" },
+    ],
+    rewrittenText:
+      "Anna: So how did it start?\n\nDr. Tanaka: It started in a garage.\n\nAnna: Really?\n\nDr. Tanaka: Yes.",
+    ...over,
   });
   return { token, jobId };
 }

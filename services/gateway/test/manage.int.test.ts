@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { QUEUES } from "@kikitori/shared";
 import { createObjectStore, createQueue, createRedis, type ObjectStore, type Redis } from "@kikitori/shared/server";
-import { insertVerifiedUser } from "../../../tests/support/db.ts";
+import { insertJob, insertVerifiedUser } from "../../../tests/support/db.ts";
 import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { loadGatewayConfig } from "../src/config.ts";
 
@@ -26,23 +26,7 @@ async function userWithJob(over: Record<string, unknown> = {}, seconds = 0) {
   const jobId = randomUUID();
   const audioKey = `users/${uid}/audio/${jobId}.mp3`;
   await store.put(audioKey, Buffer.from("ID3 audio"), 9, "audio/mpeg");
-  await t.db.transcriptionJob.create({
-    data: {
-      id: jobId,
-      userId: uid,
-      correlationId: "c",
-      audioKey,
-      audioMime: "audio/mpeg",
-      audioFormat: "mp3",
-      audioBytes: 9,
-      durationSeconds: 120,
-      originalName: "a.mp3",
-      model: "general",
-      language: "en",
-      audioExpiresAt: new Date(Date.now() + 86_400_000),
-      ...over,
-    },
-  });
+  await insertJob(t.db, uid, { id: jobId, audioKey, audioBytes: 9, durationSeconds: 120, ...over });
   return { uid, token, jobId, audioKey };
 }
 
@@ -128,24 +112,7 @@ it("refuses to retry a job that did not fail, one whose audio is gone, and one t
 it("searches the user's jobs by name, transcript and interview text, in any script, a page at a time", async () => {
   const first = await userWithJob({ originalName: "Osaka interview.mp3", transcription: "We opened a bakery." });
   const { uid, token } = first;
-  const add = (over: Record<string, unknown>) =>
-    t.db.transcriptionJob.create({
-      data: {
-        id: randomUUID(),
-        userId: uid,
-        correlationId: "c",
-        audioKey: `users/${uid}/audio/x.mp3`,
-        audioMime: "audio/mpeg",
-        audioFormat: "mp3",
-        audioBytes: 9,
-        durationSeconds: 10,
-        originalName: "b.mp3",
-        model: "general",
-        language: "ja",
-        audioExpiresAt: new Date(Date.now() + 86_400_000),
-        ...over,
-      },
-    });
+  const add = (over: Record<string, unknown>) => insertJob(t.db, uid, { durationSeconds: 10, language: "ja", ...over });
   await add({ transcription: "大阪でパン屋を始めました。", rewrittenText: "田中：大阪でパン屋を始めました。" });
   await add({ rewrittenText: "Anna: The BAKERY was busy." });
   await add({ originalName: "unrelated.mp3" });

@@ -14,6 +14,7 @@ import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { useAppConfig } from "../config/appConfig.ts";
 import { errorText } from "../i18n/errorText.ts";
+import { saveBlob } from "../lib/download.ts";
 import { formatDate } from "../plan/format.ts";
 import { formatPrice } from "../plan/pricing.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
@@ -284,14 +285,7 @@ function ChangeEmail({ current }: { current: string }) {
 
 /** Saves a file made in the browser. */
 function saveFile(name: string, content: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(new Blob([content], { type }), name);
 }
 
 function BillingHistory({ rows, loading, error }: { rows?: PaymentRow[]; loading: boolean; error: unknown }) {

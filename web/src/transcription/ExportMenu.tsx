@@ -1,7 +1,8 @@
 import { EXPORT_FORMATS, type ExportFormat, type ExportText } from "@kikitori/shared";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../api/errors.ts";
+import { errorText } from "../i18n/errorText.ts";
+import { saveBlob } from "../lib/download.ts";
 import { fetchExport } from "./api.ts";
 
 /** Subtitles are cut from the timed transcript, so they are offered for the transcript only. */
@@ -24,20 +25,9 @@ export function ExportMenu({ jobId, interviewReady }: { jobId: string; interview
     setError(null);
     try {
       const { blob, fileName } = await fetchExport(jobId, formats.includes(format) ? format : "docx", text);
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = fileName;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveBlob(blob, fileName);
     } catch (err) {
-      setError(
-        err instanceof ApiError
-          ? t(`errors.${err.code}`, { defaultValue: t("errors.INTERNAL") })
-          : t("errors.INTERNAL"),
-      );
+      setError(errorText(t, err));
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import type { JobSpeaker, TranscriptionSnapshot } from "@kikitori/shared";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../api/errors.ts";
+import { errorText } from "../i18n/errorText.ts";
 import { renameSpeakers } from "./api.ts";
 
 /**
@@ -36,11 +36,7 @@ export function SpeakersPanel({
       onRenamed(await renameSpeakers(jobId, body));
       setSaved(true);
     } catch (err) {
-      setError(
-        err instanceof ApiError
-          ? t(`errors.${err.code}`, { defaultValue: t("errors.INTERNAL") })
-          : t("errors.INTERNAL"),
-      );
+      setError(errorText(t, err));
     } finally {
       setBusy(false);
     }
