@@ -1,11 +1,5 @@
-import { applySpeakerRename, relabelText } from "@kikitori/shared";
-import {
-  asks,
-  correctionTurns,
-  decideSpeakers,
-  labelledTranscript,
-  turnsFromSegments,
-} from "../src/correction/heard.ts";
+import { applySpeakerRename, relabelText, turnsFromSegments } from "@kikitori/shared";
+import { asks, correctionTurns, decideSpeakers, labelledTranscript } from "../src/correction/heard.ts";
 import { OfflineCorrectionEngine } from "../src/correction/offline.ts";
 import type { CorrectionInput } from "../src/correction/types.ts";
 

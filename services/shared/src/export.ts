@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { turnsFromSegments } from "./speakers.ts";
 import { isSpacelessLanguage, type JobSpeaker, type TranscriptSegment } from "./speech.ts";
 
 /**
@@ -102,21 +103,15 @@ export function exportBlocks(src: ExportSource, text: ExportText): ExportBlock[]
   if (src.segments.length === 0) {
     return src.transcript?.trim() ? [{ start: null, speaker: null, text: src.transcript.trim() }] : [];
   }
-  const spaceless = isSpacelessLanguage(src.language);
-  const blocks: ExportBlock[] = [];
-  let last: number | undefined | null = null;
-  for (const s of src.segments) {
-    const t = s.text.trim();
-    if (!t) continue;
-    const current = blocks.at(-1);
-    if (current && s.speaker === last && s.speaker !== undefined) {
-      current.text += (spaceless ? "" : " ") + t;
-      continue;
-    }
-    blocks.push({ start: s.start, speaker: speakerName(src, s.speaker), text: t });
-    last = s.speaker;
+  // Speakers heard: one block per turn; else one per timed segment.
+  if (src.segments.some((s) => s.speaker !== undefined)) {
+    return turnsFromSegments(src.segments, isSpacelessLanguage(src.language)).map((turn) => ({
+      start: turn.start,
+      speaker: speakerName(src, turn.speaker),
+      text: turn.text,
+    }));
   }
-  return blocks;
+  return src.segments.filter((s) => s.text.trim()).map((s) => ({ start: s.start, speaker: null, text: s.text.trim() }));
 }
 
 /** The text formats (everything but DOCX). Subtitles (SRT, WebVTT) are cut from the timed transcript. */

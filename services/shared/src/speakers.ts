@@ -1,4 +1,4 @@
-import type { JobSpeaker } from "./speech.ts";
+import type { JobSpeaker, TranscriptSegment } from "./speech.ts";
 import type { RenameSpeakers } from "./transcription.ts";
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -46,4 +46,29 @@ export function applySpeakerRename(
     .map((old): [string, string] => [old.name, next.find((s) => s.id === old.id)?.name ?? old.name])
     .filter(([a, b]) => a !== b);
   return { speakers: next, renames };
+}
+
+export interface SpeakerTurn {
+  speaker: number;
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Consecutive segments of one speaker joined into a turn, in time order. Segments without a speaker join the previous turn. */
+export function turnsFromSegments(segments: TranscriptSegment[], spaceless: boolean): SpeakerTurn[] {
+  const turns: SpeakerTurn[] = [];
+  for (const s of segments) {
+    const text = s.text.trim();
+    if (!text) continue;
+    const last = turns.at(-1);
+    const speaker = s.speaker ?? last?.speaker ?? 0;
+    if (last && last.speaker === speaker) {
+      last.text += (spaceless ? "" : " ") + text;
+      last.end = s.end;
+    } else {
+      turns.push({ speaker, start: s.start, end: s.end, text });
+    }
+  }
+  return turns;
 }

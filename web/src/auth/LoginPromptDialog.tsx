@@ -13,7 +13,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { isApiError } from "../api/errors.ts";
-import { EmailField } from "../components/AuthFields.tsx";
+import { EmailField, useEmailField } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { trapTab } from "../components/focusTrap.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
@@ -21,7 +21,6 @@ import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 import { useAuth } from "./AuthProvider.tsx";
 import { authApi } from "./api.ts";
-import { emailProblem, emailProblemKey } from "./validate.ts";
 
 type Open = () => void;
 const PromptContext = createContext<Open | null>(null);
@@ -65,14 +64,13 @@ function LoginPromptDialog({ onClose }: { onClose: () => void }) {
   const lang = useLang();
   const { login } = useAuth();
   const ref = useRef<HTMLDialogElement>(null);
-  const emailInput = useRef<HTMLInputElement>(null);
   const titleId = useId();
   const introId = useId();
   const [mode, setMode] = useState<Mode>("login");
-  const [email, setEmail] = useState("");
+  const emailField = useEmailField();
+  const { email, focus: focusEmail } = emailField;
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  const [emailError, setEmailError] = useState<string | null>(null);
   const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
   const [registered, setRegistered] = useState(false);
 
@@ -82,26 +80,23 @@ function LoginPromptDialog({ onClose }: { onClose: () => void }) {
       if (typeof dialog.showModal === "function") dialog.showModal();
       else dialog.setAttribute("open", "");
     }
-    emailInput.current?.focus();
+    focusEmail();
     return () => dialog?.close();
-  }, []);
+  }, [focusEmail]);
 
   const switchMode = (next: Mode) => {
     setMode(next);
     setError(null);
-    setEmailError(null);
+    emailField.clearError();
     setRegistered(false);
-    emailInput.current?.focus();
+    emailField.focus();
   };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    const problem = emailProblem(email);
-    setEmailError(problem ? t(emailProblemKey(problem)) : null);
-    if (problem) {
+    if (!emailField.check()) {
       setError(null);
-      emailInput.current?.focus();
       return;
     }
     if (!password) return setError({ message: t("validation.passwordRequired") });
@@ -163,17 +158,7 @@ function LoginPromptDialog({ onClose }: { onClose: () => void }) {
         </p>
       ) : null}
       <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-        <EmailField
-          id="login-prompt-email"
-          value={email}
-          onChange={(v) => {
-            setEmail(v);
-            if (emailError) setEmailError(null);
-          }}
-          disabled={busy}
-          error={emailError}
-          inputRef={emailInput}
-        />
+        <EmailField id="login-prompt-email" {...emailField.field} disabled={busy} />
         <div className="field">
           <label htmlFor={passwordId}>{t("auth.password")}</label>
           <input

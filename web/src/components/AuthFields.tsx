@@ -1,5 +1,6 @@
-import type { Ref } from "react";
+import { type Ref, useCallback, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { emailProblem, emailProblemKey } from "../auth/validate.ts";
 
 /**
  * The e-mail field of the account forms; `id` is also its test id. `error` is what is wrong with the
@@ -67,4 +68,48 @@ export function SubmitButton({
       {busy ? busyLabel : label}
     </button>
   );
+}
+
+/**
+ * The state of one e-mail field: its value, what is wrong with it (shown at the field), and its input
+ * for focus. `check()` validates the address, says what is wrong at the field and focuses it (false),
+ * or clears the error (true); `fail(message)` shows a server's verdict the same way. Typing clears
+ * the error. Spread `field` onto EmailField.
+ */
+export function useEmailField() {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  // Stable, so an effect may depend on it.
+  const focus = useCallback(() => inputRef.current?.focus(), []);
+  const fail = (message: string) => {
+    setError(message);
+    focus();
+  };
+  const check = (): boolean => {
+    const problem = emailProblem(email);
+    if (!problem) {
+      setError(null);
+      return true;
+    }
+    fail(t(emailProblemKey(problem)));
+    return false;
+  };
+  return {
+    email,
+    check,
+    fail,
+    focus,
+    clearError: () => setError(null),
+    field: {
+      value: email,
+      onChange: (value: string) => {
+        setEmail(value);
+        if (error) setError(null);
+      },
+      error,
+      inputRef,
+    },
+  };
 }

@@ -1,14 +1,13 @@
 import { PASSWORD_MIN } from "@kikitori/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useNavigate } from "react-router";
 import { isApiError } from "../api/errors.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { type Account, accountApi, exportFileName, type PaymentRow } from "../auth/accountApi.ts";
 import { receiptFileName, receiptText } from "../auth/receipt.ts";
-import { emailProblem, emailProblemKey } from "../auth/validate.ts";
-import { EmailField } from "../components/AuthFields.tsx";
+import { EmailField, useEmailField } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
@@ -216,21 +215,15 @@ function ChangePassword() {
 function ChangeEmail({ current }: { current: string }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const [email, setEmail] = useState("");
+  const emailField = useEmailField();
+  const { email } = emailField;
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  const [emailError, setEmailError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const emailInput = useRef<HTMLInputElement>(null);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = emailProblem(email);
-    setEmailError(problem ? t(emailProblemKey(problem)) : null);
-    if (problem) {
-      emailInput.current?.focus();
-      return;
-    }
+    if (!emailField.check()) return;
     if (!password) return setOutcome({ ok: false, message: t("validation.passwordRequired") });
     setBusy(true);
     setOutcome(null);
@@ -252,18 +245,7 @@ function ChangeEmail({ current }: { current: string }) {
       </h2>
       <p className="hint">{t("account.email.hint")}</p>
       <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-        <EmailField
-          id="account-new-email"
-          label={t("account.email.new")}
-          value={email}
-          onChange={(v) => {
-            setEmail(v);
-            if (emailError) setEmailError(null);
-          }}
-          disabled={busy}
-          error={emailError}
-          inputRef={emailInput}
-        />
+        <EmailField id="account-new-email" label={t("account.email.new")} {...emailField.field} disabled={busy} />
         <PasswordInput
           id="account-email-password"
           label={t("account.password.current")}

@@ -1,13 +1,12 @@
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { isApiError } from "../api/errors.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { authApi } from "../auth/api.ts";
-import { emailProblem, emailProblemKey } from "../auth/validate.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
-import { EmailField, SubmitButton } from "../components/AuthFields.tsx";
+import { EmailField, SubmitButton, useEmailField } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
@@ -27,24 +26,20 @@ export function LoginPage() {
   const state = useLocation().state as { notice?: string; email?: string } | null;
   const deleted = state?.notice === "deleted";
 
-  const [email, setEmail] = useState("");
+  const emailField = useEmailField();
+  const { email } = emailField;
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
   const [unverified, setUnverified] = useState(false);
   const [resend, setResend] = useState<Resend>({ state: "idle" });
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const emailInput = useRef<HTMLInputElement>(null);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setUnverified(false);
     setResend({ state: "idle" });
-    const problem = emailProblem(email);
-    setEmailError(problem ? t(emailProblemKey(problem)) : null);
-    if (problem) {
+    if (!emailField.check()) {
       setError(null);
-      emailInput.current?.focus();
       return;
     }
     if (!password) return setError({ message: t("validation.passwordRequired") });
@@ -83,17 +78,7 @@ export function LoginPage() {
         </p>
       ) : null}
       <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-        <EmailField
-          id="login-email"
-          value={email}
-          onChange={(v) => {
-            setEmail(v);
-            if (emailError) setEmailError(null);
-          }}
-          disabled={busy}
-          error={emailError}
-          inputRef={emailInput}
-        />
+        <EmailField id="login-email" {...emailField.field} disabled={busy} />
         <div className="field">
           <label htmlFor="login-password">{t("auth.password")}</label>
           <input

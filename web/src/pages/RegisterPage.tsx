@@ -1,13 +1,12 @@
 import { PASSWORD_MIN } from "@kikitori/shared";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { isApiError } from "../api/errors.ts";
 import { authApi } from "../auth/api.ts";
-import { emailProblem, emailProblemKey } from "../auth/validate.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
-import { EmailField, SubmitButton } from "../components/AuthFields.tsx";
+import { EmailField, SubmitButton, useEmailField } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
@@ -23,14 +22,12 @@ export function RegisterPage() {
   const navigate = useNavigate();
   usePageMeta("register");
 
-  const [email, setEmail] = useState("");
+  const emailField = useEmailField();
+  const { email } = emailField;
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
   const [done, setDone] = useState(false);
-  /** What is wrong with the e-mail field, shown at the field itself. */
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const emailInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!done) return;
@@ -40,11 +37,8 @@ export function RegisterPage() {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = emailProblem(email);
-    setEmailError(problem ? t(emailProblemKey(problem)) : null);
-    if (problem) {
+    if (!emailField.check()) {
       setError(null);
-      emailInput.current?.focus();
       return;
     }
     if (!password) return setError({ message: t("validation.passwordRequired") });
@@ -59,8 +53,7 @@ export function RegisterPage() {
     } catch (err) {
       // The server's own check of the address (it is stricter than no check at all): say so at the field.
       if (isApiError(err) && err.code === "VALIDATION_FAILED" && /email/i.test(err.message)) {
-        setEmailError(t("validation.emailInvalid"));
-        emailInput.current?.focus();
+        emailField.fail(t("validation.emailInvalid"));
         return;
       }
       setError({
@@ -80,17 +73,7 @@ export function RegisterPage() {
         </div>
       ) : (
         <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-          <EmailField
-            id="register-email"
-            value={email}
-            onChange={(v) => {
-              setEmail(v);
-              if (emailError) setEmailError(null);
-            }}
-            disabled={busy}
-            error={emailError}
-            inputRef={emailInput}
-          />
+          <EmailField id="register-email" {...emailField.field} disabled={busy} />
           <div className="field">
             <label htmlFor="register-password">{t("auth.password")}</label>
             <input

@@ -204,27 +204,27 @@ function RetryButton({ onRetry }: { onRetry: () => Promise<void> }) {
 }
 
 /** One click onward: the summary and title tools, opened with the interview text filled in. */
+const ONWARD = [
+  { tool: "summary", label: "transcription.onwardSummary" },
+  { tool: "titles", label: "transcription.onwardTitles" },
+] as const;
+
 function OnwardLinks({ text }: { text: string }) {
   const { t } = useTranslation();
   const lang = useLang();
   return (
     <p className="tx-onward">
-      <Link
-        className="btn btn-secondary"
-        data-testid="tx-onward-summary"
-        to={localePath(lang, ROUTES.summary)}
-        state={{ text }}
-      >
-        {t("transcription.onwardSummary")}
-      </Link>
-      <Link
-        className="btn btn-secondary"
-        data-testid="tx-onward-titles"
-        to={localePath(lang, ROUTES.titles)}
-        state={{ text }}
-      >
-        {t("transcription.onwardTitles")}
-      </Link>
+      {ONWARD.map(({ tool, label }) => (
+        <Link
+          key={tool}
+          className="btn btn-secondary"
+          data-testid={`tx-onward-${tool}`}
+          to={localePath(lang, ROUTES[tool])}
+          state={{ text }}
+        >
+          {t(label)}
+        </Link>
+      ))}
     </p>
   );
 }

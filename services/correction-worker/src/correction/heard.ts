@@ -3,34 +3,9 @@
  * turns by speaker, who is the interviewer decided by a documented rule, and the label each turn
  * gets. Used by both correction engines and by renaming. Pure.
  */
-import type { JobSpeaker, TranscriptSegment } from "@kikitori/shared";
+import type { JobSpeaker, SpeakerTurn } from "@kikitori/shared";
 import type { TurnFormat } from "./format.ts";
 import type { CorrectionTurn } from "./types.ts";
-
-export interface SpeakerTurn {
-  speaker: number;
-  start: number;
-  end: number;
-  text: string;
-}
-
-/** Consecutive segments of one speaker joined into a turn, in time order. Segments without a speaker join the previous turn. */
-export function turnsFromSegments(segments: TranscriptSegment[], spaceless: boolean): SpeakerTurn[] {
-  const turns: SpeakerTurn[] = [];
-  for (const s of segments) {
-    const text = s.text.trim();
-    if (!text) continue;
-    const last = turns.at(-1);
-    const speaker = s.speaker ?? last?.speaker ?? 0;
-    if (last && last.speaker === speaker) {
-      last.text += (spaceless ? "" : " ") + text;
-      last.end = s.end;
-    } else {
-      turns.push({ speaker, start: s.start, end: s.end, text });
-    }
-  }
-  return turns;
-}
 
 const QUESTION_MARK = /[?？؟\u037e]\s*["'”’»」)]*\s*$/;
 const QUESTION_ANYWHERE = /[?？؟]/;

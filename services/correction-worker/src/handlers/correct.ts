@@ -5,6 +5,7 @@ import {
   type JobSpeaker,
   type ProgressEnvelope,
   type TranscriptSegment,
+  turnsFromSegments,
 } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import {
@@ -15,7 +16,7 @@ import {
   parseJobPayload,
   speakerLabels,
 } from "@kikitori/shared/server";
-import { correctionTurns, decideSpeakers, turnsFromSegments } from "../correction/heard.ts";
+import { correctionTurns, decideSpeakers } from "../correction/heard.ts";
 import type { CorrectionEngine, CorrectionTone, CorrectionTurn } from "../correction/types.ts";
 
 /** Everything the correction step touches, injected so tests can pass their own. */

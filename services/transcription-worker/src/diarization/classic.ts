@@ -1,7 +1,7 @@
 import type { SpeechSpan } from "../vad.ts";
 import { runChild } from "./child.ts";
 import { bicClusters, refineByLikelihood } from "./cluster.ts";
-import { type Piece, speechPieces } from "./features.ts";
+import { type Piece, RATE, speechPieces } from "./features.ts";
 import {
   type DiarizationEngine,
   type DiarizeOptions,
@@ -58,7 +58,7 @@ export function diarizeSamples(samples: Float32Array, speech: SpeechSpan[], spea
   const stats = pieces.map((p) => p.stats);
   const { labels } = bicClusters(stats, { k: speakers, maxK: MAX_SPEAKERS, lambda: BIC_LAMBDA });
   const refined = refineByLikelihood(stats, labels);
-  return normalizeSpeakerSpans(spansFromPieces(speech, pieces, refined), samples.length / 16_000);
+  return normalizeSpeakerSpans(spansFromPieces(speech, pieces, refined), samples.length / RATE);
 }
 
 /**

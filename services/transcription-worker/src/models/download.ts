@@ -1,13 +1,13 @@
 import { createHash, type Hash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, open, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { setTimeout as sleep } from "node:timers/promises";
 import { modelEntry, modelUrl, type WhisperModelName } from "./catalog.ts";
+import { lock } from "./file-lock.ts";
 
 /**
  * Downloads whisper.cpp models into a directory, safely:
@@ -111,9 +111,6 @@ export type ModelState =
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRIES = 3;
 const DEFAULT_RETRY_DELAY_MS = 2_000;
-const LOCK_TOUCH_MS = 5_000;
-const LOCK_STALE_MS = 60_000;
-const LOCK_POLL_MS = 500;
 
 /** The digest a checksum is of: 64 hex digits SHA-256 (sherpa-onnx models), 40 SHA-1 (whisper.cpp's). */
 type Algorithm = "sha1" | "sha256";
@@ -246,56 +243,6 @@ async function fetchVerified(
       opts.onRetry?.(err, attempt + 1);
       await sleep((opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS) * (attempt + 1), undefined, { signal: opts.signal });
     }
-  }
-}
-
-/**
- * One download of a file at a time, also across processes sharing the directory (several worker
- * replicas pulling into one volume): `<file>.lock` is created exclusively and touched while held.
- * A lock not touched for LOCK_STALE_MS, or held by a process of this host that is gone, is taken over.
- */
-async function lock(file: string, opts: Pick<PullModelOptions, "onWait" | "signal">): Promise<() => Promise<void>> {
-  const lockFile = `${file}.lock`;
-  const me = `${process.pid}@${os.hostname()}`;
-  let told = false;
-  for (;;) {
-    try {
-      await writeFile(lockFile, `${me}\n`, { flag: "wx" });
-      const touch = setInterval(() => {
-        const now = new Date();
-        utimes(lockFile, now, now).catch(() => {});
-      }, LOCK_TOUCH_MS);
-      touch.unref();
-      return async () => {
-        clearInterval(touch);
-        await rm(lockFile, { force: true });
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    const st = await statOrNull(lockFile);
-    const holder = (await readFile(lockFile, "utf8").catch(() => "")).trim();
-    if (st && (Date.now() - st.mtimeMs > LOCK_STALE_MS || holderIsGone(holder))) {
-      await rm(lockFile, { force: true });
-      continue;
-    }
-    if (st && !told) {
-      told = true;
-      opts.onWait?.(holder || "another process");
-    }
-    await sleep(LOCK_POLL_MS, undefined, { signal: opts.signal });
-  }
-}
-
-/** True when `pid@host` names a process of this host that no longer runs. */
-function holderIsGone(holder: string): boolean {
-  const m = /^(\d+)@(.+)$/.exec(holder);
-  if (!m || m[2] !== os.hostname() || Number(m[1]) === process.pid) return false;
-  try {
-    process.kill(Number(m[1]), 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
 
