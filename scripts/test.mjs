@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test [unit|integration|e2e] [jest args…]`: runs jest in ESM mode over the chosen tiers.
-// Integration and e2e tiers need PostgreSQL and Redis; scripts/ensure-services.mjs starts local ones
+// Integration and e2e tiers need PostgreSQL and Redis; scripts/lib/services.mjs starts local ones
 // when they are installed but not running. The e2e tier builds the web app first when it is stale.
 import { spawnSync } from "node:child_process";
 import { ensureWebBuild } from "./lib/build.mjs";

@@ -8,6 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { freePort, type ServiceProcess, startLocalBilling, stopService } from "../infra/service-process.ts";
 import { launchBrowser } from "../support/browser.ts";
+import { insertJob } from "../support/db.ts";
 import { startTestGateway, type TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
 
@@ -34,6 +35,7 @@ const ROUTES: Array<{ path: string; auth: boolean }> = [
   { path: "title-header-generator", auth: true },
   { path: "upgrade-plan", auth: true },
   { path: "account", auth: true },
+  { path: "transcriptions", auth: true },
 ];
 
 let t: TestGateway;
@@ -120,6 +122,27 @@ describe.each(LANGUAGES)("%s", (lang) => {
       const v = await seriousViolations(page);
       if (v.length) found[`${route.path} (logged in)`] = v;
     }
+
+    // A finished job's page (the workspace), with the fidelity view open.
+    const jobId = await insertJob(t.db, user.uid, {
+      status: "completed",
+      segments: [
+        { start: 0, end: 2, text: "How did it start?", speaker: 0 },
+        { start: 2.5, end: 5, text: "In a garage, in 2019.", speaker: 1 },
+      ],
+      transcription: "How did it start? In a garage, in 2019.",
+      rewrittenText: "Anna: How did it start?\n\nBen: In a garage in Osaka, in 2019.",
+      speakers: [
+        { id: 0, name: "Anna", role: "interviewer" },
+        { id: 1, name: "Ben", role: "interviewee" },
+      ],
+    });
+    await page.goto(`${t.url}/${lang}/transcriptions/${jobId}`);
+    await settle(page, lang);
+    await page.getByTestId("ws-fidelity-open").click();
+    await page.getByTestId("ws-fidelity-figure").waitFor();
+    const workspace = await seriousViolations(page);
+    if (workspace.length) found["job page (logged in)"] = workspace;
 
     // The mobile layout with the menu open.
     await page.setViewportSize({ width: 390, height: 844 });

@@ -76,7 +76,7 @@ it("free → standard: a declined card shows the decline, the success card upgra
   expect(await page.getByTestId("plan-price-diff").count()).toBe(0);
   expect(await page.getByTestId("plan-submit").isDisabled()).toBe(false);
 
-  // No card at all → the spec's "card info could not be retrieved".
+  // No card at all → "card info could not be retrieved" (messages.cardInfoMissing).
   await page.getByTestId("plan-submit").click();
   expect(await page.getByTestId("plan-error").textContent()).toBe("The card information could not be retrieved.");
 

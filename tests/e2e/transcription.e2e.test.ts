@@ -1,35 +1,20 @@
 /// <reference lib="dom" />
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { jest } from "@jest/globals";
 import type { Browser } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
-import type { ServiceProcess } from "../infra/service-process.ts";
-import { launchBrowser } from "../support/browser.ts";
-import { startTestGateway, type TestGateway } from "../support/gateway.ts";
-import { createUser, startWorker } from "../support/pipeline.ts";
+import { browserPipeline } from "../support/browser.ts";
+import type { TestGateway } from "../support/gateway.ts";
+import { createUser } from "../support/pipeline.ts";
 
 jest.setTimeout(180_000);
 
+const stack = browserPipeline();
 let t: TestGateway;
 let browser: Browser;
-const workers: ServiceProcess[] = [];
-// No Whisper model here (as on a machine without network): English falls back to pocketsphinx.
-const noModels = mkdtempSync(path.join(os.tmpdir(), "kikitori-no-models-"));
-beforeAll(async () => {
-  t = await startTestGateway({ fixedPort: true });
-  workers.push(
-    await startWorker(t, "transcription-worker", { MODELS_DIR: noModels }),
-    await startWorker(t, "correction-worker"),
-  );
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  for (const w of workers) w.child.kill("SIGTERM");
-  await t?.close();
-  rmSync(noModels, { recursive: true, force: true });
+beforeAll(() => {
+  ({ t, browser } = stack);
 });
 
 /** A new user logged in through the form, on the transcription screen of interface language `lang`. */

@@ -1,6 +1,6 @@
 // Static checks of the developer stack: docker-compose.yml (interpolated like `docker compose` does
 // with a .env copied from .env.example, then validated against the Compose JSON schema), the
-// Dockerfiles in infra/, infra/prometheus.yml and .env.example. Nothing is started (no Docker here).
+// multi-target infra/Dockerfile, infra/prometheus.yml and .env.example. Nothing is started (no Docker here).
 // The Kubernetes manifests are checked in k8s.unit.test.ts.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -12,6 +12,7 @@ import { billingEnv } from "../../services/billing/src/config.ts";
 import { correctionWorkerEnv } from "../../services/correction-worker/src/config.ts";
 import { gatewayEnv } from "../../services/gateway/src/config.ts";
 import { transcriptionWorkerEnv } from "../../services/transcription-worker/src/config.ts";
+import { lastOf, readStages, targetLines } from "./dockerfile.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (p: string) => readFileSync(path.join(ROOT, p), "utf8");
@@ -71,7 +72,7 @@ function interpolateDeep<T>(node: T, vars: Record<string, string | undefined>): 
 
 type Service = {
   image?: string;
-  build?: string | { context?: string; dockerfile?: string };
+  build?: string | { context?: string; dockerfile?: string; target?: string };
   command?: unknown;
   healthcheck?: { test?: unknown; disable?: boolean };
   depends_on?: string[] | Record<string, { condition?: string }>;
@@ -356,30 +357,27 @@ describe("docker-compose.yml", () => {
     .filter(([, s]) => s.build)
     .map(([name, s]) => {
       const b = typeof s.build === "string" ? { context: s.build } : s.build!;
-      return [name, path.join(b.context ?? ".", b.dockerfile ?? "Dockerfile")] as const;
+      return [name, path.join(b.context ?? ".", b.dockerfile ?? "Dockerfile"), b.target ?? ""] as const;
     });
+  const IMAGE_OF: Record<string, string> = { migrate: "gateway", models: "transcription-worker" };
 
-  it("builds every app service from a Dockerfile", () => {
+  it("builds every app service from the one Dockerfile, each from its own target", () => {
     expect(builds.map(([n]) => n).sort()).toEqual([...APP, "migrate", "models"].sort());
+    for (const [name, file, target] of builds) {
+      expect({ name, file, target }).toEqual({ name, file: "infra/Dockerfile", target: IMAGE_OF[name] ?? name });
+    }
   });
 
-  it.each(builds)("%s: %s is multi-stage, installs from the lockfile and runs as a non-root user", (_name, file) => {
-    const full = path.join(ROOT, file);
-    expect(existsSync(full)).toBe(true);
-    const text = readFileSync(full, "utf8");
+  it("infra/Dockerfile is multi-stage, installs from the lockfile and only copies what the context holds", () => {
+    const file = "infra/Dockerfile";
+    const text = read(file);
     const lines = text.split("\n").map((l) => l.trim());
     const froms = lines.filter((l) => /^FROM\s/i.test(l));
-    expect(froms.length).toBeGreaterThanOrEqual(2);
     expect(froms.filter((l) => /\sAS\s+[\w.-]+$/i.test(l)).length).toBeGreaterThanOrEqual(2);
-    const users = lines.filter((l) => /^USER\s/i.test(l)).map((l) => l.split(/\s+/)[1]);
-    expect(users.length).toBeGreaterThan(0);
-    expect(["root", "0", "0:0", "root:root"]).not.toContain(users[users.length - 1]);
-    expect(text).toMatch(/^HEALTHCHECK\s/m);
     expect(text).toMatch(/^COPY package\.json package-lock\.json /m);
     // `npm ci` refuses this lock (it carries only the linux-x64 builds of platform-split packages).
     expect(text).toMatch(/^RUN npm install --no-audit --no-fund$/m);
     expect(lines.filter((l) => /^RUN\b.*\bnpm ci\b/.test(l))).toEqual([]);
-    expect(text).toMatch(/npm prune --omit=dev/);
     // Every COPY source exists and is not excluded from the build context.
     const ignored = read(".dockerignore")
       .split("\n")
@@ -392,23 +390,41 @@ describe("docker-compose.yml", () => {
         expect(ignored).not.toContain(s.replace(/\/$/, ""));
       }
     }
-    // The init step of the Kubernetes pods ships in every image.
-    expect(text).toMatch(/^COPY infra\/wait-for-migrations\.ts \.\/infra\/$/m);
   });
 
+  it.each(APP)(
+    "the %s target: built without dev dependencies, with the migration wait, as a non-root user, checked",
+    (name) => {
+      const lines = targetLines(readStages(path.join(ROOT, "infra/Dockerfile")), name);
+      // Its app comes from a build stage that pruned dev dependencies and holds the init step of the pods.
+      const copied = /^COPY --from=([\w.-]+) \/app \/app$/.exec(lastOf(lines, "COPY") ?? "")?.[1];
+      expect(copied).toBeDefined();
+      const built = targetLines(readStages(path.join(ROOT, "infra/Dockerfile")), copied!);
+      expect(built.some((l) => /npm prune --omit=dev/.test(l))).toBe(true);
+      expect(built).toContain("COPY infra/wait-for-migrations.ts ./infra/");
+      const user = lastOf(lines, "USER")?.split(/\s+/)[1];
+      expect(user).toBeDefined();
+      expect(["root", "0", "0:0", "root:root"]).not.toContain(user);
+      expect(lastOf(lines, "HEALTHCHECK")).toBeDefined();
+    },
+  );
+
   it("installs ffmpeg where audio is handled and pocketsphinx where speech is recognised", () => {
-    const apt = (file: string) =>
-      (read(file).match(/apt-get install[^\n]*(?:\\\n[^\n]*)*/g) ?? []).join(" ").split(/\s+/);
-    expect(apt("infra/gateway.Dockerfile")).toContain("ffmpeg");
-    expect(apt("infra/transcription-worker.Dockerfile")).toEqual(
+    const stages = readStages(path.join(ROOT, "infra/Dockerfile"));
+    const apt = (target: string) =>
+      targetLines(stages, target)
+        .filter((l) => /apt-get install/.test(l))
+        .join(" ")
+        .split(/\s+/);
+    expect(apt("gateway")).toContain("ffmpeg");
+    expect(apt("transcription-worker")).toEqual(
       expect.arrayContaining(["ffmpeg", "pocketsphinx", "pocketsphinx-en-us"]),
     );
   });
 
   it.each(APP)("the %s image starts its own main.ts with tsx", (name) => {
-    const file = builds.find(([n]) => n === name)![1];
-    const text = read(file);
-    const cmd = text.match(/^CMD\s+(\[.*\])\s*$/m);
+    const lines = targetLines(readStages(path.join(ROOT, "infra/Dockerfile")), name);
+    const cmd = /^CMD\s+(\[.*\])\s*$/.exec(lastOf(lines, "CMD") ?? "");
     expect(cmd).not.toBeNull();
     const argv = JSON.parse(cmd![1]) as string[];
     expect(argv.slice(0, 3)).toEqual(["node", "--import", "tsx"]);

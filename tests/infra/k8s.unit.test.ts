@@ -23,6 +23,7 @@ import { billingEnv } from "../../services/billing/src/config.ts";
 import { correctionWorkerEnv } from "../../services/correction-worker/src/config.ts";
 import { gatewayEnv } from "../../services/gateway/src/config.ts";
 import { transcriptionWorkerEnv } from "../../services/transcription-worker/src/config.ts";
+import { readStages } from "./dockerfile.ts";
 import {
   type K8sObject,
   kubectlKustomize,
@@ -343,7 +344,7 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
       const pod = d.spec.template.spec;
       const c = mainContainer(d);
       expect(c.image).toMatch(new RegExp(`(^|/)kikitori/${name}:[\\w.-]+(@sha256:[a-f0-9]{64})?$`));
-      expect(existsSync(path.join(ROOT, `infra/${name}.Dockerfile`))).toBe(true);
+      expect(readStages(path.join(ROOT, "infra/Dockerfile")).has(name)).toBe(true);
       expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
       expect(c.volumeMounts.map((m: { mountPath: string }) => m.mountPath)).toContain("/tmp");
 

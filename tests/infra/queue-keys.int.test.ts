@@ -2,10 +2,11 @@
 // and `<REDIS_PREFIX>:<queue>:active`.
 // This checks against a real Redis that BullMQ keeps the waiting jobs of our queues in exactly that
 // list, for parent jobs and for chunk jobs added as flow children the way the transcription worker
-// adds them, and that the list empties when the jobs are taken.
+// adds them (through the job registry's producer, services/shared/src/server/queues.ts), and that the
+// list empties when the jobs are taken.
 import { randomUUID } from "node:crypto";
 import { QUEUES } from "@kikitori/shared";
-import { createQueue, createRedis } from "@kikitori/shared/server";
+import { createJobQueues, createRedis } from "@kikitori/shared/server";
 import { Worker } from "bullmq";
 import { uniquePrefix } from "../support/db.ts";
 import { deletePrefix } from "./service-process.ts";
@@ -20,21 +21,20 @@ afterAll(async () => {
 });
 
 it("keeps waiting jobs in the Redis list <prefix>:<queue>:wait that KEDA measures", async () => {
-  const parents = createQueue(QUEUES.transcription, redis, prefix);
-  const chunks = createQueue(QUEUES.transcriptionChunk, redis, prefix);
-  const correction = createQueue(QUEUES.correction, redis, prefix);
+  const jobs = createJobQueues({ connection: redis, prefix });
   const jobId = randomUUID();
   const userId = randomUUID();
-  const parent = await parents.add("transcribe", { jobId, userId, audioKey: "k" }, { jobId });
+  const parent = await jobs.enqueue(QUEUES.transcription, "transcribe", { jobId, userId, audioKey: "k" }, { jobId });
   // As services/transcription-worker/src/main.ts does: children of the parent, several at once.
-  await chunks.addBulk(
+  await jobs.enqueueBulk(
+    QUEUES.transcriptionChunk,
+    "chunk",
     [0, 1, 2].map((index) => ({
-      name: "chunk",
-      data: { jobId, userId, index },
+      payload: { jobId, userId, index },
       opts: { jobId: `${jobId}-c${index}`, parent: { id: parent.id!, queue: parent.queueQualifiedName }, attempts: 3 },
     })),
   );
-  await correction.add("correct", { jobId, userId }, { jobId });
+  await jobs.enqueue(QUEUES.correction, "correct", { jobId, userId }, { jobId });
 
   for (const [queue, n] of [
     [QUEUES.transcription, 1],
@@ -80,5 +80,5 @@ it("keeps waiting jobs in the Redis list <prefix>:<queue>:wait that KEDA measure
   expect(await redis.llen(`${prefix}:${QUEUES.transcriptionChunk}:wait`)).toBe(0);
   await worker.close();
   await workerConnection.quit();
-  await Promise.all([parents.close(), chunks.close(), correction.close()]);
+  await jobs.close();
 });

@@ -9,20 +9,24 @@ import {
   secretFileEnv,
 } from "@kikitori/shared/server";
 import { z } from "zod";
-import { type Pricing, parseLanguageCurrency, priceTableFrom } from "./pricing.ts";
+import {
+  defaultPriceSettings,
+  type Pricing,
+  parseLanguageCurrency,
+  priceTableFrom,
+  requiredPriceSettings,
+} from "./pricing.ts";
 
 const optional = z
   .string()
   .optional()
   .transform((v) => (v ? v : undefined));
 
-/** Default monthly prices (major units); PRICE_<CURRENCY>_<PLAN> adds or overrides any currency. */
-export const DEFAULT_PRICES: Record<string, string> = {
-  PRICE_USD_STANDARD: "15",
-  PRICE_USD_PREMIUM: "30",
-  PRICE_JPY_STANDARD: "1980",
-  PRICE_JPY_PREMIUM: "3980",
-};
+/**
+ * Default monthly prices (major units) from the plan catalogue (@kikitori/shared plans.ts), as
+ * settings; PRICE_<CURRENCY>_<PLAN> adds or overrides any currency.
+ */
+export const DEFAULT_PRICES: Record<string, string> = defaultPriceSettings();
 
 export const billingEnv = z
   .looseObject({
@@ -71,7 +75,7 @@ export const billingEnv = z
       const prices = priceTableFrom(c, DEFAULT_PRICES);
       const languageCurrency = parseLanguageCurrency(c.LANGUAGE_CURRENCY);
       for (const cur of [c.DEFAULT_CURRENCY, ...Object.values(languageCurrency)]) {
-        if (!prices[cur]) throw new Error(`no prices for ${cur}: set PRICE_${cur}_STANDARD and PRICE_${cur}_PREMIUM`);
+        if (!prices[cur]) throw new Error(`no prices for ${cur}: set ${requiredPriceSettings(cur)}`);
       }
       pricing = { prices, languageCurrency, defaultCurrency: c.DEFAULT_CURRENCY };
     } catch (err) {

@@ -1,17 +1,17 @@
 // Billing service: plans, subscriptions, payments (card-provider port: local or Stripe), the
 // internal API the gateway forwards to, and the maintenance job scheduler on QUEUES.billing
 // (usage resets, scheduled plan switches, renewals). docs/decisions/0006-billing.md.
-import { type BillingJob, QUEUES } from "@kikitori/shared";
+import { QUEUES } from "@kikitori/shared";
 import { createDb, pingDb } from "@kikitori/shared/db";
 import {
   closeRedis,
   configOrExit,
+  createJobQueues,
+  createJobWorkers,
   createLogger,
   createMailer,
-  createQueue,
   createRedis,
   createServiceMetrics,
-  createWorker,
   installCrashHandlers,
   onShutdown,
   pingRedis,
@@ -38,8 +38,9 @@ const db = createDb(cfg.DATABASE_URL, { max: cfg.WORKER_CONCURRENCY + 8 });
 const redis = createRedis(cfg.REDIS_URL, "worker");
 redis.on("error", (err) => logger.warn({ err: err.message }, "redis connection error"));
 
-const queue = createQueue(QUEUES.billing, redis, cfg.REDIS_PREFIX);
-const metrics = createServiceMetrics(SERVICE, { queues: [queue] });
+// The billing queue, from the registry (services/shared/src/jobs.ts): scheduler and depth gauge.
+const jobs = createJobQueues({ connection: redis, prefix: cfg.REDIS_PREFIX, logger });
+const metrics = createServiceMetrics(SERVICE, { queues: [jobs.queue(QUEUES.billing)] });
 const payments = new promClient.Counter({
   name: "kikitori_payments_total",
   help: "Payment outcomes by kind (upgrade, renewal) and outcome",
@@ -61,23 +62,23 @@ const billing = new BillingService({
   notifier: createPlanNotifier({ db, mailer, logger, appName: cfg.APP_NAME, publicUrl: cfg.PUBLIC_URL }),
 });
 
-const worker = createWorker({
-  queue: QUEUES.billing,
-  connection: redis,
-  prefix: cfg.REDIS_PREFIX,
-  concurrency: cfg.WORKER_CONCURRENCY,
-  processor: createMaintenanceProcessor({ db, billing, logger, now }),
-  logger,
-  metrics,
-});
+const workers = createJobWorkers(
+  { connection: redis, prefix: cfg.REDIS_PREFIX, logger, metrics },
+  {
+    [QUEUES.billing]: {
+      handlers: { "daily-maintenance": createMaintenanceProcessor({ db, billing, logger, now }) },
+      concurrency: cfg.WORKER_CONCURRENCY,
+    },
+  },
+);
 
 let app: Awaited<ReturnType<typeof buildBillingApp>> | undefined;
 const lifecycle = onShutdown(
   logger,
   [
-    ["stop intake", () => worker.close()],
+    ["stop intake", () => workers.close()],
     ["http server", () => app?.close()],
-    ["queue", () => queue.close()],
+    ["queue", () => jobs.close()],
     ["mailer", () => mailer.close()],
     ["redis", () => closeRedis(redis)],
     ["postgres", () => db.$disconnect()],
@@ -101,10 +102,10 @@ try {
 }
 
 // Idempotent: every replica upserts the same scheduler; BullMQ keeps one.
-const data: BillingJob = { kind: "daily-maintenance" };
-await queue.upsertJobScheduler(
-  MAINTENANCE_SCHEDULER_ID,
-  { every: cfg.BILLING_SWEEP_EVERY_MS },
-  { name: "daily-maintenance", data },
+await jobs.schedule(
+  QUEUES.billing,
+  "daily-maintenance",
+  { id: MAINTENANCE_SCHEDULER_ID, everyMs: cfg.BILLING_SWEEP_EVERY_MS },
+  { kind: "daily-maintenance" },
 );
 logger.info({ port: cfg.OPS_PORT, everyMs: cfg.BILLING_SWEEP_EVERY_MS, provider: cfg.PAYMENT_PROVIDER }, "started");

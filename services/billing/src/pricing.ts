@@ -1,5 +1,7 @@
-// Prices, currencies and proration: pure functions (docs/decisions/0006-billing.md).
-import { PLANS, type PlanName } from "@kikitori/shared";
+// Prices, currencies and proration: pure functions (docs/decisions/0006-billing.md). The plans, their
+// order and their default prices come from the catalogue in @kikitori/shared (plans.ts); every
+// function takes another catalogue for tests.
+import { PLAN_CATALOGUE, type PlanCatalogue, type PlanName, planSettingKey } from "@kikitori/shared";
 
 /** Currencies without a minor unit (Stripe's zero-decimal list). */
 const ZERO_DECIMAL = new Set([
@@ -55,23 +57,23 @@ export function toMajor(minor: number, currency: string): number {
   return digits === 0 ? minor : Number((minor / 10 ** digits).toFixed(digits));
 }
 
-/** Monthly price of each plan per currency, in minor units; free is always 0. */
-export type PriceTable = Record<string, Record<PlanName, number>>;
+/** Monthly price of each plan per currency, in minor units; the free plan is always 0. */
+export type PriceTable<N extends string = PlanName> = Record<string, Record<N, number>>;
 
-export interface Pricing {
-  prices: PriceTable;
+export interface Pricing<N extends string = PlanName> {
+  prices: PriceTable<N>;
   /** Interface language → currency (default: ja → JPY). */
   languageCurrency: Record<string, string>;
   defaultCurrency: string;
 }
 
-export function currencyForLanguage(pricing: Pricing, lang: string | null | undefined): string {
+export function currencyForLanguage(pricing: Pricing<string>, lang: string | null | undefined): string {
   const base = (lang ?? "").toLowerCase().split(/[-_]/)[0];
   const c = pricing.languageCurrency[base];
   return c && pricing.prices[c] ? c : pricing.defaultCurrency;
 }
 
-export function priceOf(pricing: Pricing, plan: PlanName, currency: string): number {
+export function priceOf<N extends string>(pricing: Pricing<N>, plan: N, currency: string): number {
   const row = pricing.prices[currency];
   if (!row) throw new Error(`no prices for ${currency}`);
   return row[plan];
@@ -90,34 +92,70 @@ export function parseLanguageCurrency(text: string): Record<string, string> {
   return out;
 }
 
-/** Reads PRICE_<CURRENCY>_<STANDARD|PREMIUM> (major units) from the environment, over the defaults. */
-export function priceTableFrom(env: Record<string, unknown>, defaults: Record<string, string>): PriceTable {
-  const raw: Record<string, Partial<Record<PlanName, string>>> = {};
+/** The setting of one plan's price in one currency: PRICE_USD_STANDARD. */
+export function priceSetting(currency: string, plan: string): string {
+  return `PRICE_${currency}_${planSettingKey(plan)}`;
+}
+
+/** "A and B", "A, B and C". */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/** What a currency needs: one price setting per paid plan ("PRICE_EUR_STANDARD and PRICE_EUR_PREMIUM"). */
+export function requiredPriceSettings(currency: string, plans: PlanCatalogue = PLAN_CATALOGUE): string {
+  return listed(plans.paidNames.map((p) => priceSetting(currency, p)));
+}
+
+/** The catalogue's prices as settings (major units): { PRICE_USD_STANDARD: "15", … }. */
+export function defaultPriceSettings(plans: PlanCatalogue = PLAN_CATALOGUE): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const plan of plans.paidNames) {
+    for (const [currency, price] of Object.entries(plans.entry(plan).prices)) out[priceSetting(currency, plan)] = price;
+  }
+  return out;
+}
+
+/**
+ * Reads PRICE_<CURRENCY>_<PLAN> (major units, one per paid plan of the catalogue) from the
+ * environment, over the defaults. A currency must have every paid plan's price.
+ */
+export function priceTableFrom<N extends string = PlanName>(
+  env: Record<string, unknown>,
+  defaults: Record<string, string> = defaultPriceSettings(),
+  plans: PlanCatalogue<N> = PLAN_CATALOGUE as PlanCatalogue as PlanCatalogue<N>,
+): PriceTable<N> {
+  const byKey = new Map(plans.paidNames.map((p) => [planSettingKey(p), p]));
+  const raw: Record<string, Partial<Record<N, string>>> = {};
   const put = (key: string, value: unknown) => {
-    const m = /^PRICE_([A-Z]{3})_(STANDARD|PREMIUM)$/.exec(key);
-    if (!m || value === undefined || value === "") return;
+    const m = /^PRICE_([A-Z]{3})_([A-Z][A-Z0-9_]*)$/.exec(key);
+    const plan = m && byKey.get(m[2]);
+    if (!m || !plan || value === undefined || value === "") return;
     raw[m[1]] ??= {};
-    raw[m[1]][m[2].toLowerCase() as PlanName] = String(value);
+    raw[m[1]][plan] = String(value);
   };
   for (const [k, v] of Object.entries(defaults)) put(k, v);
   for (const [k, v] of Object.entries(env)) put(k, v);
-  const table: PriceTable = {};
+  const table: PriceTable<N> = {};
   for (const [currency, row] of Object.entries(raw)) {
-    if (row.standard === undefined || row.premium === undefined) {
-      throw new Error(`PRICE_${currency}_STANDARD and PRICE_${currency}_PREMIUM must both be set`);
+    if (plans.paidNames.some((p) => row[p] === undefined)) {
+      const n = plans.paidNames.length;
+      const all = n === 2 ? "both " : n > 2 ? "all " : "";
+      throw new Error(`${requiredPriceSettings(currency, plans)} must ${all}be set`);
     }
-    table[currency] = { free: 0, standard: toMinor(row.standard, currency), premium: toMinor(row.premium, currency) };
+    const prices = { [plans.freePlan]: 0 } as Record<N, number>;
+    for (const p of plans.paidNames) prices[p] = toMinor(row[p] as string, currency);
+    table[currency] = prices;
   }
   return table;
 }
 
-const RANK: Record<PlanName, number> = { free: 0, standard: 1, premium: 2 };
 export type ChangeKind = "same" | "upgrade" | "downgrade";
 
-/** free → standard → premium is an upgrade (applied now); anything lower is scheduled. */
-export function changeKind(from: PlanName, to: PlanName): ChangeKind {
+/** A later plan of the catalogue is an upgrade (applied now); an earlier one is scheduled. */
+export function changeKind(from: string, to: string, plans: PlanCatalogue = PLAN_CATALOGUE): ChangeKind {
   if (from === to) return "same";
-  return RANK[to] > RANK[from] ? "upgrade" : "downgrade";
+  return plans.rank(to) > plans.rank(from) ? "upgrade" : "downgrade";
 }
 
 const DAY_MS = 86_400_000;
@@ -164,16 +202,17 @@ export interface ChangeQuote {
   effectiveAt: Date;
 }
 
-export function quoteChange(args: {
-  from: PlanName;
-  to: PlanName;
+export function quoteChange<N extends string>(args: {
+  from: N;
+  to: N;
   currency: string;
-  pricing: Pricing;
+  pricing: Pricing<N>;
   now: Date;
   periodStart: Date;
   resetDate: Date;
+  plans?: PlanCatalogue<N>;
 }): ChangeQuote {
-  const kind = changeKind(args.from, args.to);
+  const kind = changeKind(args.from, args.to, args.plans);
   const total = periodDays(args.periodStart, args.resetDate);
   const unused = unusedDays(args.now, args.periodStart, args.resetDate);
   let proratedMinor = 0;
@@ -193,6 +232,11 @@ export function quoteChange(args: {
   };
 }
 
-export function planOffers(pricing: Pricing, currency: string) {
-  return PLANS.map((name) => ({ name, price: toMajor(priceOf(pricing, name, currency), currency) }));
+/** Every plan of the catalogue in order with its monthly price in the currency (major units). */
+export function planOffers<N extends string = PlanName>(
+  pricing: Pricing<N>,
+  currency: string,
+  plans: PlanCatalogue<N> = PLAN_CATALOGUE as PlanCatalogue as PlanCatalogue<N>,
+) {
+  return plans.names.map((name) => ({ name, price: toMajor(priceOf(pricing, name, currency), currency) }));
 }

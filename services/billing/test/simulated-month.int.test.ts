@@ -1,7 +1,7 @@
 // A simulated month (and a bit) on a clock the test controls: upgrades priced pro rata, a scheduled
 // downgrade, the reset and renewal on a day-31 anchor that falls on 28 February, a failed renewal,
 // a switch to free — all run by the maintenance job's sweep, each run twice. At every step the
-// usage record (GET /api/user-usage) has the spec's fields and values.
+// usage record (GET /api/user-usage) has the fields of usageRecordSchema and the expected values.
 import { jest } from "@jest/globals";
 import { usageRecordSchema } from "@kikitori/shared";
 import { chargeSecondsOnce, createLogger, reserveCount } from "@kikitori/shared/server";

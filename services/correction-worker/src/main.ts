@@ -7,10 +7,10 @@ import {
   closeHttpServer,
   closeRedis,
   configOrExit,
+  createJobQueues,
+  createJobWorkers,
   createLogger,
-  createQueue,
   createServiceMetrics,
-  createWorker,
   installCrashHandlers,
   onShutdown,
   publishProgress,
@@ -19,7 +19,7 @@ import { loadConfig } from "./config.ts";
 import { createCorrectionEngine } from "./correction/index.ts";
 import { processCorrection, reportCorrectionFailure } from "./handlers/correct.ts";
 import { createTextProcessor } from "./handlers/text.ts";
-import { createTextEngine } from "./text/create.ts";
+import { createTextEngine } from "./text/index.ts";
 
 const SERVICE = "correction-worker";
 const cfg = configOrExit(() => loadConfig());
@@ -32,9 +32,9 @@ const { db, redis, store, checks } = connectWorkerBackends(
   cfg.WORKER_CONCURRENCY + cfg.TEXT_WORKER_CONCURRENCY + 2,
 );
 
-const queue = createQueue(QUEUES.correction, redis, cfg.REDIS_PREFIX);
-const textQueue = createQueue(QUEUES.text, redis, cfg.REDIS_PREFIX);
-const metrics = createServiceMetrics(SERVICE, { queues: [queue, textQueue] });
+// The queues this process consumes, from the registry (services/shared/src/jobs.ts): for their depth gauges.
+const jobs = createJobQueues({ connection: redis, prefix: cfg.REDIS_PREFIX, logger });
+const metrics = createServiceMetrics(SERVICE, { queues: [jobs.queue(QUEUES.correction), jobs.queue(QUEUES.text)] });
 const engine = createCorrectionEngine(cfg);
 const deps = {
   db,
@@ -43,41 +43,38 @@ const deps = {
   engine,
   publish: (envelope: Parameters<typeof publishProgress>[2]) => publishProgress(redis, cfg.REDIS_PREFIX, envelope),
 };
-const worker = createWorker({
-  queue: QUEUES.correction,
-  connection: redis,
-  prefix: cfg.REDIS_PREFIX,
-  concurrency: cfg.WORKER_CONCURRENCY,
-  processor: (job) => processCorrection(deps, job),
-  onFinalFailure: (job, err) => reportCorrectionFailure(deps, job, err),
-  logger,
-  metrics,
-  lockDurationMs: cfg.LOCK_DURATION_MS,
-  stalledIntervalMs: cfg.STALLED_INTERVAL_MS,
-  maxStalledCount: cfg.MAX_STALLED_COUNT,
-});
-
 const textEngine = createTextEngine(cfg);
-const textWorker = createWorker({
-  queue: QUEUES.text,
-  connection: redis,
-  prefix: cfg.REDIS_PREFIX,
-  concurrency: cfg.TEXT_WORKER_CONCURRENCY,
-  processor: createTextProcessor({ db, store, logger, engine: textEngine }),
-  logger,
-  metrics,
+const processText = createTextProcessor({ db, store, logger, engine: textEngine });
+const lock = {
   lockDurationMs: cfg.LOCK_DURATION_MS,
   stalledIntervalMs: cfg.STALLED_INTERVAL_MS,
   maxStalledCount: cfg.MAX_STALLED_COUNT,
-});
+};
+// One handler per registered job of each queue (the bootstrap refuses to start without one).
+const workers = createJobWorkers(
+  { connection: redis, prefix: cfg.REDIS_PREFIX, logger, metrics },
+  {
+    [QUEUES.correction]: {
+      handlers: { correct: (job) => processCorrection(deps, job) },
+      concurrency: cfg.WORKER_CONCURRENCY,
+      onFinalFailure: (job, err) => reportCorrectionFailure(deps, job, err),
+      ...lock,
+    },
+    [QUEUES.text]: {
+      handlers: { summary: processText, titles: processText },
+      concurrency: cfg.TEXT_WORKER_CONCURRENCY,
+      ...lock,
+    },
+  },
+);
 
 let ops: http.Server | undefined;
 const lifecycle = onShutdown(
   logger,
   [
-    ["stop intake", () => Promise.all([worker.close(), textWorker.close()])],
+    ["stop intake", () => workers.close()],
     ["ops server", () => closeHttpServer(ops)],
-    ["queue", () => Promise.all([queue.close(), textQueue.close()])],
+    ["queue", () => jobs.close()],
     ["redis", () => closeRedis(redis)],
     ["postgres", () => db.$disconnect()],
   ],

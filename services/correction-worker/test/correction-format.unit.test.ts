@@ -1,5 +1,5 @@
 import { defaultFormat, detectFormat, type FormatContext, parseLabelledText } from "../src/correction/format.ts";
-import { detectTextLang } from "../src/correction/lang.ts";
+import { detectTextLang } from "../src/correction/rules.ts";
 import { applyTone, contract, expandContractions } from "../src/correction/tone.ts";
 import { fixture } from "./fixtures/correction-transcripts.ts";
 
@@ -117,5 +117,14 @@ describe("detectTextLang", () => {
     expect(detectTextLang("你是怎么开始做这个工作的呢", "en")).toBe("zh");
     expect(detectTextLang("привет как дела", "en")).toBe("other");
     expect(detectTextLang("yes", "en")).toBe("en");
+  });
+
+  it("gives languages without correction rules none, and short unclear texts the UI language", () => {
+    expect(
+      detectTextLang("Il progetto è stato avviato nel 2019 e non è ancora finito, ma la strada è chiusa.", "en"),
+    ).toBe("other");
+    expect(detectTextLang("ja genau", "de")).toBe("de");
+    expect(detectTextLang("ok thanks", "fr")).toBe("fr");
+    expect(detectTextLang("ok thanks", "ja")).toBe("other");
   });
 });

@@ -11,7 +11,7 @@ import { jest } from "@jest/globals";
 import { AppError, addMonthsAnchored } from "@kikitori/shared";
 import { freePort, startService, waitForStatus } from "../../../tests/infra/service-process.ts";
 import { api, startTestGateway } from "../../../tests/support/gateway.ts";
-import { createTextEngine } from "../src/text/create.ts";
+import { createTextEngine } from "../src/text/index.ts";
 import type { OpenAiTextEngine } from "../src/text/openai.ts";
 import { summarizeOffline } from "../src/text/summarize.ts";
 

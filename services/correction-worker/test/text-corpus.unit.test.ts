@@ -5,10 +5,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "@jest/globals";
 import { charCount, headingBlocks, textLines } from "@kikitori/shared";
+import { detectLanguage, splitSentences, tokenize } from "@kikitori/shared/language";
 import { checkSummary, checkTitles } from "../src/text/checks.ts";
-import { detectLanguage } from "../src/text/lang.ts";
 import { OfflineTextEngine } from "../src/text/offline.ts";
-import { splitSentences, tokenize } from "../src/text/segment.ts";
 
 interface CorpusEntry {
   file: string;

@@ -4,10 +4,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "@jest/globals";
 import { charCount, headingBlocks, textLines } from "@kikitori/shared";
+import { detectLanguage, splitSentences } from "@kikitori/shared/language";
 import { checkSummary, checkTitles, describeFailure } from "../src/text/checks.ts";
-import { detectLanguage } from "../src/text/lang.ts";
+import { findSpeakerLabels } from "../src/text/labels.ts";
 import { textRank } from "../src/text/rank.ts";
-import { speakerLabels, splitSentences } from "../src/text/segment.ts";
 import { summarizeOffline, wovenSentence } from "../src/text/summarize.ts";
 import { parseSteering, titlesOffline } from "../src/text/titles.ts";
 
@@ -49,7 +49,7 @@ describe("sentences", () => {
   });
 
   it("finds speaker labels used on at least two lines", () => {
-    const labels = [...speakerLabels(reefs).values()].map((l) => l.name);
+    const labels = [...findSpeakerLabels(reefs).values()].map((l) => l.name);
     expect(new Set(labels)).toEqual(new Set(["Interviewer", "Dr. Lena Ortiz"]));
   });
 });

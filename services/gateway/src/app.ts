@@ -14,7 +14,9 @@ import type { Db } from "@kikitori/shared/db";
 import { pingDb } from "@kikitori/shared/db";
 import {
   type Check,
+  createJobQueues,
   instrumentHttp,
+  type JobQueues,
   type Logger,
   type Mailer,
   type ObjectStore,
@@ -47,8 +49,11 @@ import { systemRoutes } from "./routes/system.ts";
 import { textRoutes } from "./routes/text.ts";
 import { transcriptionRoutes } from "./routes/transcriptions.ts";
 import { usageRoutes } from "./routes/usage.ts";
+import { workspaceRoutes } from "./routes/workspace.ts";
+import { createTextRunService, createUploadService } from "./usecases/adapters.ts";
 import { loadPageRenderer } from "./web/page-meta.ts";
 import { securityHeadersHook } from "./web/security-headers.ts";
+import { createWorkspace } from "./workspace/edit.ts";
 import { SocketHub } from "./ws/hub.ts";
 import { wsRoutes } from "./ws/routes.ts";
 
@@ -60,6 +65,8 @@ export interface GatewayDeps {
   redis: Redis;
   store: ObjectStore;
   mailer: Mailer;
+  /** The registry's queues (producers); by default made on `redis` and closed with the app. */
+  jobs?: JobQueues;
   isShuttingDown?: () => boolean;
   now?: () => Date;
 }
@@ -151,6 +158,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 12, fieldSize: 16 * 1024, parts: 16 },
   });
 
+  // Every queue the gateway adds to, from one place (services/shared/src/jobs.ts), for the use cases below.
+  const jobs =
+    deps.jobs ?? createJobQueues({ connection: deps.redis, prefix: config.REDIS_PREFIX, logger: deps.logger });
+  if (!deps.jobs) {
+    app.addHook("onClose", async () => {
+      await jobs.close();
+    });
+  }
+
   const hub = new SocketHub();
   const revocations = new TokenRevocations(deps.redis, config.REDIS_PREFIX, config.ID_TOKEN_TTL_SECONDS);
   const signer = new TokenSigner(config.JWT_SECRET, config.ID_TOKEN_TTL_SECONDS, revocations);
@@ -231,15 +247,17 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   });
   await app.register(textRoutes, {
     prefix: "/api",
-    db: deps.db,
-    store: deps.store,
     signer,
-    redis: deps.redis,
-    redisPrefix: config.REDIS_PREFIX,
-    quotas: config.quotas,
-    timeoutMs: config.TEXT_JOB_TIMEOUT_MS,
-    publicUrl: config.PUBLIC_URL,
-    contactUrl: config.CONTACT_URL,
+    textRuns: await createTextRunService({
+      db: deps.db,
+      store: deps.store,
+      jobs,
+      quotas: config.quotas,
+      timeoutMs: config.TEXT_JOB_TIMEOUT_MS,
+      publicUrl: config.PUBLIC_URL,
+      contactUrl: config.CONTACT_URL,
+      logger: deps.logger,
+    }),
   });
   await app.register(transcriptionRoutes, {
     prefix: "/api",
@@ -247,27 +265,39 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     redis: deps.redis,
     store: deps.store,
     signer,
-    quotas: config.quotas,
     redisPrefix: config.REDIS_PREFIX,
-    retentionDays: config.AUDIO_RETENTION_DAYS,
-    publicUrl: config.PUBLIC_URL,
     tmpDir: config.UPLOAD_TMP_DIR,
     uploadLimits: {
       idleMs: config.UPLOAD_IDLE_TIMEOUT_MS,
       totalMs: config.UPLOAD_TIMEOUT_MS,
       perUser: config.UPLOADS_IN_FLIGHT_PER_USER,
-      decodesPerGateway: config.DECODES_PER_GATEWAY,
     },
+    uploads: createUploadService({
+      db: deps.db,
+      redis: deps.redis,
+      redisPrefix: config.REDIS_PREFIX,
+      store: deps.store,
+      jobs,
+      quotas: config.quotas,
+      publicUrl: config.PUBLIC_URL,
+      retentionDays: config.AUDIO_RETENTION_DAYS,
+      decodesPerGateway: config.DECODES_PER_GATEWAY,
+    }),
   });
   await app.register(exportRoutes, { prefix: "/api", db: deps.db, signer });
   await app.register(manageRoutes, {
     prefix: "/api",
     db: deps.db,
-    redis: deps.redis,
-    redisPrefix: config.REDIS_PREFIX,
+    jobs,
     store: deps.store,
     signer,
     quotas: config.quotas,
+  });
+  await app.register(workspaceRoutes, {
+    prefix: "/api",
+    db: deps.db,
+    signer,
+    workspace: createWorkspace({ db: deps.db }),
   });
   await app.register(wsRoutes, { signer, hub, maxPerUser: config.WS_MAX_SOCKETS_PER_USER });
 

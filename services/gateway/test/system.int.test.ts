@@ -52,9 +52,25 @@ it("serves OpenAPI at /api/docs with the identity and usage calls", async () => 
     "/api/auth/users",
     "/api/auth/users/{uid}",
     "/api/user-usage",
+    "/api/transcriptions",
+    "/api/transcriptions/{jobId}",
+    "/api/transcriptions/{jobId}/export",
+    "/api/transcriptions/{jobId}/retry",
+    "/api/transcriptions/{jobId}/speakers",
+    "/api/transcriptions/{jobId}/versions",
+    "/api/transcriptions/{jobId}/versions/{version}",
+    "/api/transcriptions/{jobId}/versions/{version}/restore",
+    "/api/transcriptions/{jobId}/fidelity",
   ]) {
     expect(Object.keys(doc.body.paths)).toContain(p);
   }
+  // The workspace edit: PATCH with its body schema, and 409 (stale version) among its answers.
+  const patch = doc.body.paths["/api/transcriptions/{jobId}"].patch;
+  expect(Object.keys(patch.requestBody.content["application/json"].schema.properties)).toEqual(
+    expect.arrayContaining(["version", "title", "speakers", "segments", "rewrittenText"]),
+  );
+  expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(["200", "409"]));
+  expect(doc.body.paths["/api/transcriptions/{jobId}"].delete).toBeDefined();
   const ui = await fetch(`${t.url}/api/docs`, { redirect: "follow" });
   expect(ui.status).toBe(200);
 });
@@ -69,7 +85,7 @@ it("echoes a correlation id and exposes Prometheus metrics", async () => {
   expect((await fetch(`${t.url}/metrics`)).status).toBe(404);
 });
 
-it("returns the spec's usage record for a new user", async () => {
+it("returns the usage record of a new user", async () => {
   const email = `usage-${Date.now()}@example.com`;
   const before = Date.now();
   const reg = await api(t.url, "POST", "/api/auth/register", { body: { email, password: "long enough" } });

@@ -7,18 +7,18 @@ import path from "node:path";
 import { jest } from "@jest/globals";
 import { addMonthsAnchored, charCount, QUEUES } from "@kikitori/shared";
 import {
+  createJobWorkers,
   createLogger,
   createObjectStore,
   createRedis,
-  createWorker,
   type JobLike,
   TEXT_RUN_STATUS,
   textInputKey,
 } from "@kikitori/shared/server";
 import { api, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { createTextProcessor, processTextJob } from "../../correction-worker/src/handlers/text.ts";
-import type { SummaryInput, TextEngine, TitlesInput } from "../../correction-worker/src/text/engine.ts";
 import { OfflineTextEngine } from "../../correction-worker/src/text/offline.ts";
+import type { SummaryInput, TextEngine, TitlesInput } from "../../correction-worker/src/text/port.ts";
 import { loadGatewayConfig } from "../src/config.ts";
 
 jest.setTimeout(60_000);
@@ -59,14 +59,13 @@ beforeAll(async () => {
   const cfg = loadGatewayConfig(t.env);
   store = createObjectStore(cfg);
   workerRedis = createRedis(cfg.REDIS_URL, "worker");
-  worker = createWorker({
-    queue: QUEUES.text,
-    connection: workerRedis,
-    prefix: t.prefix,
-    concurrency: 8,
-    processor: createTextProcessor({ db: t.db, store, engine, logger: createLogger("text-worker-test", "silent") }),
-    logger: createLogger("text-worker-test", "silent"),
-  });
+  // As services/correction-worker/src/main.ts does: the registry's bootstrap, one handler per job name.
+  const logger = createLogger("text-worker-test", "silent");
+  const processText = createTextProcessor({ db: t.db, store, engine, logger });
+  [worker] = createJobWorkers(
+    { connection: workerRedis, prefix: t.prefix, logger },
+    { [QUEUES.text]: { handlers: { summary: processText, titles: processText }, concurrency: 8 } },
+  ).workers;
   await worker.waitUntilReady();
 });
 afterAll(async () => {

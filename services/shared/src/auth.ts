@@ -44,6 +44,13 @@ export const sessionSchema = z.object({
 });
 export type Session = z.infer<typeof sessionSchema>;
 
+/** POST /api/auth/verify-email. */
+export const verifyEmailResponseSchema = z.object({ emailVerified: z.literal(true) });
+/** 202 answers that only say what happens next (resend-verification, password-reset). */
+export const acceptedResponseSchema = z.object({ message: z.string() });
+/** POST /api/auth/password-reset/check: the token is still good. */
+export const passwordResetCheckResponseSchema = z.object({ valid: z.literal(true) });
+
 /** Spec section 9: identity-session timings used by the web app. */
 export const SESSION_TIMINGS = {
   refreshBeforeExpiryMs: 5 * 60_000,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { planSchema } from "./plans.ts";
 
 /**
- * The plan and payment calls (api-contract "Plans and usage"; docs/decisions/0006-billing.md).
+ * The plan and payment calls (docs/decisions/0006-billing.md; the gateway's OpenAPI document at /api/docs).
  * The gateway validates and documents them; the billing service answers them.
  */
 

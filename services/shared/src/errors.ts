@@ -46,7 +46,9 @@ export const ERROR_CODES = {
   AUDIO_EXPIRED: 410,
   /** The job has not reached the step the request needs (e.g. speakers before the interview text is written). */
   JOB_NOT_READY: 409,
-  // Summary and title/heading tools (spec section 5): one code per validation rule.
+  /** An edit based on an older version of the job (changed meanwhile, e.g. in another tab). */
+  VERSION_CONFLICT: 409,
+  // Summary and title/heading tools (checkSummaryRequest, checkTitlesRequest in text.ts): one code per rule.
   TEXT_BLANK: 400,
   TEXT_TOO_LONG: 400,
   DESIRED_LENGTH_OUT_OF_RANGE: 400,
@@ -60,7 +62,7 @@ export const ERROR_CODES = {
   CUSTOM_PROMPT_TOO_LONG: 400,
   GENERATION_FAILED: 502,
   GENERATION_TIMEOUT: 504,
-  // Plans and payments (spec sections 4 'Plan' and 8 'Payment'; docs/decisions/0006-billing.md).
+  // Plans and payments (docs/decisions/0006-billing.md).
   SAME_PLAN: 409,
   CARD_REQUIRED: 400,
   PAYMENT_METHOD_INVALID: 400,

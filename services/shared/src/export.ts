@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { isSpacelessLanguage } from "./language/spacing.ts";
 import { turnsFromSegments } from "./speakers.ts";
-import { isSpacelessLanguage, type JobSpeaker, type TranscriptSegment } from "./speech.ts";
+import type { JobSpeaker, TranscriptSegment } from "./speech.ts";
 
 /**
  * Exports of a job's texts (GET /api/transcriptions/{jobId}/export): the timed transcript or the

@@ -1,4 +1,7 @@
-/** The 24 interface languages of the product (spec section 2). `en` is the fallback. */
+/**
+ * The 24 interface languages of the product (URL prefixes and the menu: docs/decisions/0013-languages.md).
+ * `en` is the fallback.
+ */
 export const SUPPORTED_LANGUAGES = [
   "en",
   "ja",

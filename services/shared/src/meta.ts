@@ -18,14 +18,24 @@ export const META_PAGES = {
   verifyEmail: { route: "verify-email", titleKey: "auth.verify.title" },
   upgradePlan: { route: "upgrade-plan", titleKey: "plan.title" },
   account: { route: "account", titleKey: "account.title" },
+  library: { route: "transcriptions", titleKey: "library.title" },
+  job: { route: "transcriptions/:jobId", titleKey: "job.title" },
   notFound: { route: "", titleKey: "notFound.title" },
 } as const;
 export type MetaPage = keyof typeof META_PAGES;
 
+/** Whether a route ("transcriptions/:jobId") matches a path without its /{lang} ("transcriptions/3f…"). */
+function routeMatches(route: string, path: string): boolean {
+  const a = route.split("/");
+  const b = path.split("/");
+  return a.length === b.length && a.every((seg, i) => (seg.startsWith(":") ? b[i].length > 0 : seg === b[i]));
+}
+
 /** The page of a path below /{lang} ("/summary" → summary); unknown paths are notFound. */
 export function metaPageOf(rest: string): MetaPage {
-  const route = rest.replace(/^\/+|\/+$/g, "");
-  for (const [page, m] of Object.entries(META_PAGES)) if (m.route && m.route === route) return page as MetaPage;
+  const path = rest.replace(/^\/+|\/+$/g, "");
+  for (const [page, m] of Object.entries(META_PAGES))
+    if (m.route && routeMatches(m.route, path)) return page as MetaPage;
   return "notFound";
 }
 

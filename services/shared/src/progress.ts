@@ -2,7 +2,7 @@ import { z } from "zod";
 import { errorCodeSchema } from "./errors.ts";
 import { transcriptSegmentSchema } from "./speech.ts";
 
-/** Statuses pushed over /ws, exactly as the spec names them. */
+/** Statuses pushed over /ws, word for word: clients match these strings (docs/decisions/0004-progress-fanout.md). */
 export const PROGRESS_STATUSES = [
   "File uploaded",
   "Transcription started",
@@ -50,7 +50,7 @@ export const progressEventSchema = z.discriminatedUnion("status", [
 export type ProgressEvent = z.infer<typeof progressEventSchema>;
 
 /**
- * Live text (not one of the spec's statuses): the timed segments of a finished chunk, sent in
+ * Live text (not one of PROGRESS_STATUSES): the timed segments of a finished chunk, sent in
  * chunk order as soon as every earlier chunk is out too, with how far the transcription is in
  * audio seconds and the estimated seconds left (null until one chunk is done).
  */

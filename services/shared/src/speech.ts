@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSpacelessLanguage } from "./language/spacing.ts";
 
 /**
  * The audio languages Whisper knows (whisper.cpp's table, same order: the index is Whisper's language
@@ -199,10 +200,22 @@ export function speechRefuses(status: SpeechStatus, language: AudioLanguage): bo
   return !status.languages.includes(language);
 }
 
-/** Languages written without spaces between words (their pieces join without a space). */
-const SPACELESS = new Set(["ja", "zh", "yue", "th", "lo", "km", "my", "bo"]);
-export const isSpacelessLanguage = (language: string | null | undefined): boolean =>
-  SPACELESS.has((language ?? "").toLowerCase().split(/[-_]/)[0]);
+/** The language a job's texts are in: the detected one, else the one asked for, else the uploader's interface language. */
+export function jobTextLanguage(job: {
+  detectedLanguage: string | null;
+  audioLanguage: string;
+  language: string;
+}): string {
+  return job.detectedLanguage ?? (job.audioLanguage === AUTO_LANGUAGE ? job.language : job.audioLanguage);
+}
+
+/** A transcript's text from its segments, in order (no space between them in ja, zh, th, …). */
+export function segmentsText(segments: ReadonlyArray<{ text: string }>, language: string | null | undefined): string {
+  return segments
+    .map((s) => s.text.trim())
+    .filter(Boolean)
+    .join(isSpacelessLanguage(language) ? "" : " ");
+}
 
 /** Most speakers a recording can be said to have at upload ("Number of speakers": auto, 1–6). */
 export const MAX_SPEAKERS = 6;

@@ -2,8 +2,9 @@ import { z } from "zod";
 import type { ErrorCode } from "./errors.ts";
 
 /**
- * Spec section 5 and 9: summary length bounds and defaults. The minimum is 100 (the spec's 1,000 made
- * a short interview impossible to summarise); the default 3002 and "no longer than the text" stay.
+ * Summary length bounds and defaults (checked by checkSummaryRequest below). The minimum is 100 (the
+ * first rule's 1,000 made a short interview impossible to summarise:
+ * docs/decisions/0018-first-use-and-account-page.md); the default 3002 and "no longer than the text" stay.
  */
 export const SUMMARY_LENGTH_MIN = 100;
 export const SUMMARY_LENGTH_MAX = 10_000;
@@ -52,16 +53,6 @@ export const titlesBodySchema = z.object({
 export type TitlesBody = z.infer<typeof titlesBodySchema>;
 export const titlesResponseSchema = z.object({ titles: z.array(z.string()), headings: z.array(z.string()) });
 
-/** Payload of a QUEUES.text job: the run id only; the input text travels through the object store. */
-export const textJobSchema = z.object({
-  runId: z.string().uuid(),
-  userId: z.string().uuid(),
-  kind: z.enum(["summary", "titles"]),
-  inputKey: z.string().min(1),
-  correlationId: z.string().optional(),
-});
-export type TextJob = z.infer<typeof textJobSchema>;
-
 export const summaryInputSchema = z.object({
   text: z.string(),
   requiredPhrases: z.array(z.string()),
@@ -102,7 +93,7 @@ export function phrasesMissingFrom(text: string, phrases: readonly string[]): st
   return nonEmptyPhrases(phrases).filter((p) => !text.includes(p));
 }
 
-/** A broken rule of spec section 5, with the API error code that names it. */
+/** A broken rule of the summary or title/heading call, with the API error code that names it. */
 export interface TextRuleViolation {
   code: ErrorCode;
   message: string;
@@ -110,8 +101,8 @@ export interface TextRuleViolation {
 }
 
 /**
- * Every rule of the summary call (spec section 5), in the order a user would fix them. Shared by the
- * gateway (400 with the code) and the web app (the same message before sending). Null when valid.
+ * Every rule of the summary call, in the order a user would fix them (services/shared/test/text-rules.unit.test.ts).
+ * Shared by the gateway (400 with the code) and the web app (the same message before sending). Null when valid.
  */
 export function checkSummaryRequest(b: {
   text: string;
@@ -180,7 +171,7 @@ export function checkSummaryRequest(b: {
   return null;
 }
 
-/** Every rule of the title/heading call (spec section 5). Null when valid. */
+/** Every rule of the title/heading call (services/shared/test/text-rules.unit.test.ts). Null when valid. */
 export function checkTitlesRequest(b: {
   originalText: string;
   numHeadingsPerArticle: number;
@@ -225,7 +216,7 @@ export function textLines(text: string): string[] {
 }
 
 /**
- * Where headings go (api-contract: "a heading at each block of ceil(lines / headings) lines"):
+ * Where headings go: a heading at the start of each block of ceil(lines / headings) lines;
  * block i covers lines [start, end). There are at most `numHeadings` blocks; with fewer lines than
  * headings, the later headings have no block (the web app lists them after the text).
  */

@@ -7,12 +7,12 @@ import {
   transcriptSegmentSchema,
 } from "./speech.ts";
 
-/** Upload limit of the spec: 20 MiB. */
+/** Largest accepted upload: 20 MiB (the gateway's multipart limit). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 export const INTERVIEW_EXAMPLE_MAX = 300;
 export const NAME_MAX = 100;
 
-/** File types (wire values) in the spec's order; `meeting` is the default. */
+/** File types (wire values) in menu order; `meeting` is the API default (the web form opens on `general`). */
 export const FILE_TYPES = [
   "meeting",
   "general",
@@ -85,6 +85,12 @@ export const transcriptionSnapshotSchema = z.object({
   characterCount: z.number().int(),
   durationSeconds: z.number(),
   originalName: z.string(),
+  /** The name shown in the library and used for export file names: the file name until renamed. */
+  title: z.string(),
+  /** Raised by every edit; PATCH and restore send the version they were based on. */
+  version: z.number().int(),
+  /** When the user last edited the job (null: the texts are the AI output). */
+  editedAt: z.string().nullable(),
   model: fileTypeSchema,
   interviewer: z.string(),
   interviewee: z.string(),
@@ -116,9 +122,18 @@ export const transcriptionListSchema = z.object({
   pageSize: z.number().int().optional(),
 });
 
-/** GET /api/transcriptions: `q` searches names and texts; pages of `limit`, from 1. */
+/** Orders of the library; "relevance" (best match first) only means something with `q`. */
+export const LIBRARY_SORTS = ["newest", "oldest", "title", "longest", "relevance"] as const;
+export type LibrarySort = (typeof LIBRARY_SORTS)[number];
+
+/**
+ * GET /api/transcriptions: `q` searches titles, file names and both texts (full-text search, and
+ * substring matching for text without spaces); pages of `limit`, from 1; `sort` (default newest, or
+ * relevance when there is a `q`).
+ */
 export const transcriptionListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
+  sort: z.enum(LIBRARY_SORTS).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   q: z
     .string()
@@ -129,13 +144,14 @@ export const transcriptionListQuerySchema = z.object({
 });
 
 /** PATCH /api/transcriptions/{jobId}/speakers: new names (by speaker id), and/or swap who is the interviewer. */
-export const renameSpeakersSchema = z
-  .object({
-    names: z
-      .array(z.object({ id: z.number().int().min(0), name: z.string().trim().min(1).max(100) }))
-      .max(20)
-      .default([]),
-    swapRoles: z.boolean().default(false),
-  })
-  .refine((v) => v.names.length > 0 || v.swapRoles, { message: "give names or swapRoles" });
+export const speakerChangesSchema = z.object({
+  names: z
+    .array(z.object({ id: z.number().int().min(0), name: z.string().trim().min(1).max(100) }))
+    .max(20)
+    .default([]),
+  swapRoles: z.boolean().default(false),
+});
+export const renameSpeakersSchema = speakerChangesSchema.refine((v) => v.names.length > 0 || v.swapRoles, {
+  message: "give names or swapRoles",
+});
 export type RenameSpeakers = z.infer<typeof renameSpeakersSchema>;

@@ -17,6 +17,9 @@ describe("page metadata", () => {
     expect(metaPageOf("/title-header-generator/")).toBe("titles");
     expect(metaPageOf("/password-reset/confirm")).toBe("passwordResetConfirm");
     expect(metaPageOf("/nope")).toBe("notFound");
+    expect(metaPageOf("/transcriptions")).toBe("library");
+    expect(metaPageOf("/transcriptions/3f2c1a9e-0000-4000-8000-000000000000")).toBe("job");
+    expect(metaPageOf("/transcriptions/a/b")).toBe("notFound");
     expect(metaPageOf("/")).toBe("notFound");
   });
 

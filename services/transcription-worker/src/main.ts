@@ -1,16 +1,16 @@
 // Transcription worker: the parent job per recording (QUEUES.transcription), the chunk jobs several
 // workers share (QUEUES.transcriptionChunk), and the scheduled audio-retention sweep.
 import type http from "node:http";
-import { correctionJobSchema, QUEUES, transcriptionChunkJobSchema } from "@kikitori/shared";
+import { QUEUES } from "@kikitori/shared";
 import { connectWorkerBackends, startOpsServerOrExit } from "@kikitori/shared/backends";
 import {
   closeHttpServer,
   closeRedis,
   configOrExit,
+  createJobQueues,
+  createJobWorkers,
   createLogger,
-  createQueue,
   createServiceMetrics,
-  createWorker,
   installCrashHandlers,
   onShutdown,
   promClient,
@@ -50,11 +50,11 @@ void sayStatus();
 const statusTimer = setInterval(sayStatus, (SPEECH_STATUS_TTL_SECONDS * 1000) / 3);
 statusTimer.unref();
 
-const queue = createQueue(QUEUES.transcription, redis, cfg.REDIS_PREFIX);
-const chunkQueue = createQueue(QUEUES.transcriptionChunk, redis, cfg.REDIS_PREFIX);
-const correctionQueue = createQueue(QUEUES.correction, redis, cfg.REDIS_PREFIX);
-const retentionQueue = createQueue(QUEUES.audioRetention, redis, cfg.REDIS_PREFIX);
-const metrics = createServiceMetrics(SERVICE, { queues: [queue, chunkQueue] });
+// Every queue this process adds to or reads the depth of, from the registry (services/shared/src/jobs.ts).
+const jobs = createJobQueues({ connection: redis, prefix: cfg.REDIS_PREFIX, logger });
+const metrics = createServiceMetrics(SERVICE, {
+  queues: [jobs.queue(QUEUES.transcription), jobs.queue(QUEUES.transcriptionChunk)],
+});
 const engineRatio = new promClient.Histogram({
   name: "kikitori_engine_seconds_per_audio_second",
   help: "Speech-engine time per second of audio, per chunk",
@@ -82,10 +82,11 @@ const deps = {
     parent: import("bullmq").Job,
     chunks: Array<import("@kikitori/shared").TranscriptionChunkJob>,
   ) => {
-    await chunkQueue.addBulk(
+    await jobs.enqueueBulk(
+      QUEUES.transcriptionChunk,
+      "chunk",
       chunks.map((c) => ({
-        name: "chunk",
-        data: transcriptionChunkJobSchema.parse(c),
+        payload: c,
         opts: {
           jobId: chunkJobId(c.jobId, c.index),
           parent: { id: parent.id!, queue: parent.queueQualifiedName },
@@ -98,7 +99,7 @@ const deps = {
     );
   },
   enqueueCorrection: async (payload: import("@kikitori/shared").CorrectionJob) => {
-    await correctionQueue.add("correct", correctionJobSchema.parse(payload), { jobId: payload.jobId });
+    await jobs.enqueue(QUEUES.correction, "correct", payload, { jobId: payload.jobId });
   },
 };
 
@@ -107,51 +108,43 @@ const lock = {
   stalledIntervalMs: cfg.STALLED_INTERVAL_MS,
   maxStalledCount: cfg.MAX_STALLED_COUNT,
 };
-const worker = createWorker({
-  queue: QUEUES.transcription,
-  connection: redis,
-  prefix: cfg.REDIS_PREFIX,
-  concurrency: cfg.WORKER_CONCURRENCY,
-  processor: (job, token) => processTranscription(deps, job, token),
-  onFinalFailure: (job, err) => reportTranscriptionFailure(deps, job, err),
-  logger,
-  metrics,
-  ...lock,
-});
-const chunkWorker = createWorker({
-  queue: QUEUES.transcriptionChunk,
-  connection: redis,
-  prefix: cfg.REDIS_PREFIX,
-  concurrency: chunkConcurrency,
-  processor: (job) => processChunk(deps, job),
-  onFinalFailure: (job, err) => reportTranscriptionFailure(deps, job, err),
-  logger,
-  metrics,
-  ...lock,
-});
-await retentionQueue.upsertJobScheduler(
-  "audio-retention",
-  { every: cfg.RETENTION_SWEEP_EVERY_MS },
-  { name: "audio-retention", data: {} },
+// One handler per registered job of each queue (the bootstrap refuses to start without one).
+const workers = createJobWorkers(
+  { connection: redis, prefix: cfg.REDIS_PREFIX, logger, metrics },
+  {
+    [QUEUES.transcription]: {
+      handlers: { transcribe: (job, token) => processTranscription(deps, job, token) },
+      concurrency: cfg.WORKER_CONCURRENCY,
+      onFinalFailure: (job, err) => reportTranscriptionFailure(deps, job, err),
+      ...lock,
+    },
+    [QUEUES.transcriptionChunk]: {
+      handlers: { chunk: (job) => processChunk(deps, job) },
+      concurrency: chunkConcurrency,
+      onFinalFailure: (job, err) => reportTranscriptionFailure(deps, job, err),
+      ...lock,
+    },
+    [QUEUES.audioRetention]: {
+      handlers: { "audio-retention": async () => ({ deleted: await sweepExpiredAudio(deps) }) },
+      concurrency: 1,
+    },
+  },
 );
-const retentionWorker = createWorker({
-  queue: QUEUES.audioRetention,
-  connection: redis,
-  prefix: cfg.REDIS_PREFIX,
-  concurrency: 1,
-  processor: async () => ({ deleted: await sweepExpiredAudio(deps) }),
-  logger,
-  metrics,
-});
+await jobs.schedule(
+  QUEUES.audioRetention,
+  "audio-retention",
+  { id: "audio-retention", everyMs: cfg.RETENTION_SWEEP_EVERY_MS },
+  {},
+);
 
 let ops: http.Server | undefined;
 const lifecycle = onShutdown(
   logger,
   [
-    ["stop intake", () => Promise.all([worker.close(), chunkWorker.close(), retentionWorker.close()])],
+    ["stop intake", () => workers.close()],
     ["speech engine", async () => engine.close?.()],
     ["ops server", () => closeHttpServer(ops)],
-    ["queues", () => Promise.all([queue.close(), chunkQueue.close(), correctionQueue.close(), retentionQueue.close()])],
+    ["queues", () => jobs.close()],
     ["redis", () => closeRedis(redis)],
     ["postgres", () => db.$disconnect()],
   ],

@@ -1,47 +1,45 @@
-/** The account page's calls (gateway auth/account.ts). */
-import type { Language, Session } from "@kikitori/shared";
-import { apiFetch } from "../api/client.ts";
+/** The account page's calls (gateway auth/account.ts), each answer read through its shared schema. */
+import {
+  accountExportSchema,
+  accountSchema,
+  emailChangeConfirmResponseSchema,
+  emailChangeResponseSchema,
+  type Language,
+  paymentsResponseSchema,
+  sessionSchema,
+} from "@kikitori/shared";
+import { apiFetch, apiFetchParsed, bySchema } from "../api/client.ts";
 
-export interface Account {
-  uid: string;
-  email: string;
-  emailVerified: boolean;
-  language: string;
-  plan: string;
-  pendingPlan: string | null;
-  resetDate: string;
-  createdAt: string;
-}
-
-export interface PaymentRow {
-  id: string;
-  date: string;
-  kind: string;
-  fromPlan: string;
-  plan: string;
-  amount: number;
-  currency: string;
-  status: string;
-  card: string | null;
-  periodStart: string;
-  periodEnd: string;
-}
+export type { Account, PaymentRow } from "@kikitori/shared";
 
 export const accountApi = {
-  get: (signal?: AbortSignal) => apiFetch<Account>("/api/auth/account", { signal }),
-  payments: (signal?: AbortSignal) => apiFetch<{ payments: PaymentRow[] }>("/api/auth/account/payments", { signal }),
+  get: (signal?: AbortSignal) =>
+    apiFetchParsed("/api/auth/account", bySchema(accountSchema), "Unexpected account answer", { signal }),
+  payments: (signal?: AbortSignal) =>
+    apiFetchParsed("/api/auth/account/payments", bySchema(paymentsResponseSchema), "Unexpected payments answer", {
+      signal,
+    }),
   changePassword: (currentPassword: string, newPassword: string) =>
-    apiFetch<Session>("/api/auth/account/password", { method: "POST", body: { currentPassword, newPassword } }),
+    apiFetchParsed("/api/auth/account/password", bySchema(sessionSchema), "Unexpected password answer", {
+      method: "POST",
+      body: { currentPassword, newPassword },
+    }),
   changeEmail: (password: string, newEmail: string, language: Language) =>
-    apiFetch<{ pendingEmail: string }>("/api/auth/account/email", {
+    apiFetchParsed("/api/auth/account/email", bySchema(emailChangeResponseSchema), "Unexpected e-mail answer", {
       method: "POST",
       body: { password, newEmail, language },
+      okStatus: 202,
     }),
   confirmEmailChange: (token: string) =>
-    apiFetch<{ email: string }>("/api/auth/account/email/confirm", { method: "POST", body: { token }, auth: false }),
-  export: () => apiFetch<unknown>("/api/auth/account/export"),
+    apiFetchParsed(
+      "/api/auth/account/email/confirm",
+      bySchema(emailChangeConfirmResponseSchema),
+      "Unexpected e-mail confirmation answer",
+      { method: "POST", body: { token }, auth: false },
+    ),
+  export: () => apiFetchParsed("/api/auth/account/export", bySchema(accountExportSchema), "Unexpected data answer"),
   deleteWithPassword: (password: string) =>
-    apiFetch<void>("/api/auth/account/delete", { method: "POST", body: { password } }),
+    apiFetch("/api/auth/account/delete", { method: "POST", body: { password } }).then(() => undefined),
 };
 
 /** The file name of a data download: "kikitori-data-2026-11-25.json". Pure. */

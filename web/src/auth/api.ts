@@ -1,23 +1,54 @@
-/** The identity calls of the API contract. */
-import type { AuthUser, Language, Session } from "@kikitori/shared";
-import { apiFetch } from "../api/client.ts";
-import type { TokenResponse } from "./session.ts";
+/** The identity calls, each answer read through its shared schema (@kikitori/shared auth.ts). */
+import {
+  acceptedResponseSchema,
+  authUserSchema,
+  type Language,
+  passwordResetCheckResponseSchema,
+  sessionSchema,
+  verifyEmailResponseSchema,
+} from "@kikitori/shared";
+import { apiFetch, apiFetchParsed, bySchema } from "../api/client.ts";
 
 const json = (body: unknown) => ({ method: "POST" as const, body, auth: false });
 
+/** A call answered with 204 (no body). */
+const send = (path: string, body: unknown) => apiFetch(path, json(body)).then(() => undefined);
+
 export const authApi = {
   register: (email: string, password: string, language: Language) =>
-    apiFetch<AuthUser>("/api/auth/register", json({ email, password, language })),
-  verifyEmail: (token: string) => apiFetch<{ emailVerified: boolean }>("/api/auth/verify-email", json({ token })),
+    apiFetchParsed("/api/auth/register", bySchema(authUserSchema), "Unexpected registration answer", {
+      ...json({ email, password, language }),
+      okStatus: 201,
+    }),
+  verifyEmail: (token: string) =>
+    apiFetchParsed(
+      "/api/auth/verify-email",
+      bySchema(verifyEmailResponseSchema),
+      "Unexpected verification answer",
+      json({ token }),
+    ),
   resendVerification: (email: string, language: Language) =>
-    apiFetch<void>("/api/auth/resend-verification", json({ email, language })),
-  login: (email: string, password: string) => apiFetch<Session>("/api/auth/login", json({ email, password })),
-  refresh: (refreshToken: string) => apiFetch<TokenResponse>("/api/auth/refresh", json({ refreshToken })),
-  logout: (refreshToken: string) => apiFetch<void>("/api/auth/logout", json({ refreshToken })),
+    apiFetchParsed("/api/auth/resend-verification", bySchema(acceptedResponseSchema), "Unexpected answer", {
+      ...json({ email, language }),
+      okStatus: 202,
+    }).then(() => undefined),
+  login: (email: string, password: string) =>
+    apiFetchParsed("/api/auth/login", bySchema(sessionSchema), "Unexpected login answer", json({ email, password })),
+  refresh: (refreshToken: string) =>
+    apiFetchParsed("/api/auth/refresh", bySchema(sessionSchema), "Unexpected refresh answer", json({ refreshToken })),
+  logout: (refreshToken: string) => send("/api/auth/logout", { refreshToken }),
   requestPasswordReset: (email: string, language: Language) =>
-    apiFetch<void>("/api/auth/password-reset", json({ email, language })),
+    apiFetchParsed("/api/auth/password-reset", bySchema(acceptedResponseSchema), "Unexpected answer", {
+      ...json({ email, language }),
+      okStatus: 202,
+    }).then(() => undefined),
   checkPasswordReset: (token: string, signal?: AbortSignal) =>
-    apiFetch<{ valid: true }>("/api/auth/password-reset/check", { ...json({ token }), signal }),
+    apiFetchParsed(
+      "/api/auth/password-reset/check",
+      bySchema(passwordResetCheckResponseSchema),
+      "Unexpected link check answer",
+      { ...json({ token }), signal },
+    ),
   confirmPasswordReset: (token: string, password: string) =>
-    apiFetch<void>("/api/auth/password-reset/confirm", json({ token, password })),
+    send("/api/auth/password-reset/confirm", { token, password }),
 };

@@ -24,10 +24,10 @@ function browserStorage(): KeyValueStorage {
   }
 }
 
-function withWebLock<T>(fn: () => Promise<T>): Promise<T> {
+async function withWebLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
-  // request() resolves with the callback's (awaited) result; its typing nests the promise.
-  return locks ? (locks.request("kikitori-session-refresh", fn) as unknown as Promise<T>) : fn();
+  // request() resolves with the callback's (awaited) result.
+  return locks ? await locks.request("kikitori-session-refresh", fn) : fn();
 }
 
 export const sessionManager = new SessionManager({

@@ -1,5 +1,5 @@
 /**
- * The browser session: kept in storage under the "user" key (spec section 3) as
+ * The browser session: kept in storage under the "user" key as
  * `{user, idToken, refreshToken, expiresAt}`, refreshed 5 minutes before expiry, retried with backoff,
  * dropped when the server says the refresh token is invalid, and shared between tabs.
  *

@@ -1,5 +1,6 @@
 /**
- * Pure identity-session timing rules (spec section 9). No DOM, no timers: every function takes `now`
+ * Pure identity-session timing rules (SESSION_TIMINGS in @kikitori/shared; docs/decisions/0002-identity.md).
+ * No DOM, no timers: every function takes `now`
  * so it can be unit-tested.
  */
 import { refreshRetryDelay, SESSION_TIMINGS } from "@kikitori/shared";

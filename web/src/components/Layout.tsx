@@ -75,6 +75,13 @@ export function Layout() {
           </button>
           <nav id="site-menu" className={menuOpen ? "site-menu open" : "site-menu"} aria-label={t("nav.mainLabel")}>
             <ul className="menu-links">
+              {user ? (
+                <li>
+                  <Link to={localePath(lang, ROUTES.library)} className="menu-link" data-testid="nav-library">
+                    {t("nav.library")}
+                  </Link>
+                </li>
+              ) : null}
               <li>
                 <Link to={localePath(lang, ROUTES.upgradePlan)} className="menu-link">
                   {t("nav.plan")}

@@ -1,4 +1,4 @@
-/** Share URLs of the four networks (spec: Facebook, X/Twitter, LINE, LinkedIn). Pure, unit-tested. */
+/** Share URLs of the four networks: Facebook, X/Twitter, LINE, LinkedIn. Pure, unit-tested. */
 export const SHARE_NETWORKS = ["facebook", "x", "line", "linkedin"] as const;
 export type ShareNetwork = (typeof SHARE_NETWORKS)[number];
 

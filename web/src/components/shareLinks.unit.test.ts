@@ -36,7 +36,7 @@ describe("share links", () => {
     expect(li).toBe(`https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(content.url)}`);
   });
 
-  it("covers the four networks of the spec", () => {
+  it("covers the four networks", () => {
     expect(SHARE_NETWORKS).toEqual(["facebook", "x", "line", "linkedin"]);
   });
 

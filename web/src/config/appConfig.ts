@@ -1,14 +1,9 @@
 /** Runtime configuration served by the gateway at GET /api/config, with fallbacks. */
+import { type AppConfig, appConfigSchema } from "@kikitori/shared";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api/client.ts";
+import { apiFetchParsed, bySchema } from "../api/client.ts";
 
-export interface AppConfig {
-  appName: string;
-  howToUseUrl: string;
-  contactUrl: string;
-  termsUrl: string;
-  privacyUrl: string;
-}
+export type { AppConfig };
 
 export const DEFAULT_CONFIG: AppConfig = {
   appName: "Kikitori",
@@ -18,14 +13,12 @@ export const DEFAULT_CONFIG: AppConfig = {
   privacyUrl: "",
 };
 
-/** Keeps known string fields of the answer, falls back field by field. */
-export function mergeConfig(raw: unknown): AppConfig {
+/** Trims the answer's fields; an empty one falls back to its default. */
+export function mergeConfig(config: AppConfig): AppConfig {
   const out = { ...DEFAULT_CONFIG };
-  if (typeof raw !== "object" || raw === null) return out;
-  const r = raw as Record<string, unknown>;
   for (const key of Object.keys(DEFAULT_CONFIG) as (keyof AppConfig)[]) {
-    const v = r[key];
-    if (typeof v === "string" && v.trim()) out[key] = v.trim();
+    const v = config[key].trim();
+    if (v) out[key] = v;
   }
   return out;
 }
@@ -33,7 +26,10 @@ export function mergeConfig(raw: unknown): AppConfig {
 export function useAppConfig(): AppConfig {
   const { data } = useQuery({
     queryKey: ["config"],
-    queryFn: async () => mergeConfig(await apiFetch<unknown>("/api/config", { auth: false })),
+    queryFn: async () =>
+      mergeConfig(
+        await apiFetchParsed("/api/config", bySchema(appConfigSchema), "Unexpected config answer", { auth: false }),
+      ),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
     retry: 1,

@@ -1,5 +1,5 @@
 /**
- * Language detection for locations that carry no /{lang} prefix (spec section 2): query string
+ * Language detection for locations that carry no /{lang} prefix (docs/decisions/0013-languages.md): query string
  * (`?lng=`), cookie (`i18next`), local storage (`i18nextLng`), browser languages, page language tag.
  * The first supported code wins; nothing supported means English. Pure: the sources are passed in.
  */

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useRouteError } from "react-router";
 
-/** The router's fallback screen (spec: titled 'Unexpected Application Error!'). */
+/** The router's fallback screen, titled 'Unexpected Application Error!' (React Router's own wording). */
 export function RouteErrorPage() {
   const { t } = useTranslation();
   const error = useRouteError();

@@ -2,8 +2,6 @@ import {
   charCount,
   checkSummaryRequest,
   phrasesMissingFrom,
-  REQUIRED_PHRASES_MAX,
-  REQUIRED_PHRASES_MIN,
   SUMMARY_LENGTH_DEFAULT,
   SUMMARY_LENGTH_MAX,
   SUMMARY_LENGTH_MIN,
@@ -17,28 +15,13 @@ import { usePageMeta } from "../components/usePageMeta.ts";
 import { useReveal } from "../components/useReveal.ts";
 import { formatAmount } from "../plan/format.ts";
 import { summarize } from "../text-tools/api.ts";
-import {
-  addPhraseRow,
-  intOf,
-  nextSummaryProgress,
-  progressTone,
-  removePhraseRow,
-  textFromNavigation,
-} from "../text-tools/logic.ts";
+import { intOf, nextSummaryProgress, progressTone, textFromNavigation } from "../text-tools/logic.ts";
+import { PhraseFields } from "../text-tools/PhraseFields.tsx";
+import { SummaryResult } from "../text-tools/SummaryResult.tsx";
 import { useTextTool } from "../text-tools/useTextTool.ts";
 import "../text-tools/text-tools.css";
 
-/** "“a”, “b” and “c”" in the UI language (quoted, so a phrase's own commas cannot blur the list). */
-function listOf(items: readonly string[], lang: string): string {
-  const quoted = items.map((p) => `“${p}”`);
-  try {
-    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(quoted);
-  } catch {
-    return quoted.join(", ");
-  }
-}
-
-/** The summary screen (spec sections 2, 4, 5, 8): text, desired length, required phrases, progress, copy. */
+/** The summary screen: text, desired length, required phrases (rules: checkSummaryRequest), progress, copy. */
 export function SummaryPage() {
   const { t } = useTranslation();
   const { busy, error, copied, run, copy, lang } = useTextTool("messages.summaryFailed", "Summary failed");
@@ -54,7 +37,6 @@ export function SummaryPage() {
   const [summary, setSummary] = useState<string | null>(null);
   /** Required phrases the text did not contain: the summary had to bring them in, and says so. */
   const [missing, setMissing] = useState<string[]>([]);
-  const focusPhrase = useRef<number | null>(null);
   const resultRef = useRef<HTMLElement>(null);
   useReveal(resultRef, summary);
 
@@ -67,13 +49,6 @@ export function SummaryPage() {
     const timer = setInterval(() => setProgress(nextSummaryProgress), 1000);
     return () => clearInterval(timer);
   }, [busy]);
-
-  const setPhrase = (i: number, value: string) => setPhrases((rows) => rows.map((r, k) => (k === i ? value : r)));
-  const addPhrase = () => {
-    focusPhrase.current = phrases.length;
-    setPhrases(addPhraseRow);
-  };
-  const removePhrase = (i: number) => setPhrases((rows) => removePhraseRow(rows, i));
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -141,50 +116,7 @@ export function SummaryPage() {
           <p className="hint">{t("summary.lengthHint", { min: n(SUMMARY_LENGTH_MIN), max: n(SUMMARY_LENGTH_MAX) })}</p>
         </div>
 
-        <fieldset className="field tt-phrases" disabled={busy}>
-          <legend>{t("summary.phrasesLabel")}</legend>
-          <p className="hint">{t("summary.phrasesHint", { min: REQUIRED_PHRASES_MIN })}</p>
-          {phrases.map((p, i) => (
-            // Rows have no identity but their position: removing one shifts the rest, as intended.
-            // biome-ignore lint/suspicious/noArrayIndexKey: see above
-            <div className="tt-phrase-row" key={i}>
-              <input
-                ref={(el) => {
-                  // A row just added gets the focus.
-                  if (el && focusPhrase.current === i) {
-                    el.focus();
-                    focusPhrase.current = null;
-                  }
-                }}
-                data-testid={`summary-phrase-${i}`}
-                aria-label={t("summary.phraseLabel", { n: i + 1 })}
-                placeholder={t("summary.phrasePlaceholder", { n: i + 1 })}
-                value={p}
-                onChange={(e) => setPhrase(i, e.target.value)}
-              />
-              <button
-                type="button"
-                className="btn btn-ghost tt-remove"
-                data-testid={`summary-remove-phrase-${i}`}
-                onClick={() => removePhrase(i)}
-                disabled={phrases.length <= REQUIRED_PHRASES_MIN}
-                aria-label={t("summary.removePhrase", { n: i + 1 })}
-                title={t("summary.removePhrase", { n: i + 1 })}
-              >
-                ×
-              </button>
-            </div>
-          ))}
-          <button
-            type="button"
-            className="btn btn-secondary tt-add"
-            data-testid="summary-add-phrase"
-            onClick={addPhrase}
-            disabled={phrases.length >= REQUIRED_PHRASES_MAX}
-          >
-            {t("summary.addPhrase")}
-          </button>
-        </fieldset>
+        <PhraseFields phrases={phrases} onChange={setPhrases} disabled={busy} />
 
         {error ? <ErrorAlert message={error.message} error={error.cause} testId="summary-error" /> : null}
 
@@ -227,44 +159,14 @@ export function SummaryPage() {
       </form>
 
       {status === "done" ? (
-        <section ref={resultRef} className="card tt-card tt-result" aria-labelledby="summary-result-title">
-          <div className="tt-result-head">
-            <h2 id="summary-result-title" className="section-title">
-              {t("summary.resultTitle")}
-            </h2>
-            <span className="hint">{t("summary.charCount", { count: charCount(summary ?? "") })}</span>
-          </div>
-          {missing.length > 0 ? (
-            <div
-              className="alert alert-warning"
-              role="status"
-              data-testid="summary-missing"
-              data-count={missing.length}
-            >
-              {t("summary.missingPhrases", { phrases: listOf(missing, lang) })}
-            </div>
-          ) : null}
-          <div className="tt-output" data-testid="summary-result" dir="auto">
-            {summary}
-          </div>
-          <div className="tt-copy">
-            <span
-              className={copied === "failed" ? "tt-copy-note failed" : "tt-copy-note"}
-              role="status"
-              data-testid="summary-copied"
-            >
-              {copied === "copied" ? t("messages.summaryCopied") : copied === "failed" ? t("summary.copyFailed") : ""}
-            </span>
-            <button
-              type="button"
-              className="btn btn-secondary"
-              data-testid="summary-copy"
-              onClick={() => copy(summary ?? "")}
-            >
-              {t("summary.copy")}
-            </button>
-          </div>
-        </section>
+        <SummaryResult
+          ref={resultRef}
+          summary={summary}
+          missing={missing}
+          copied={copied}
+          onCopy={() => copy(summary ?? "")}
+          lang={lang}
+        />
       ) : null}
     </section>
   );

@@ -26,7 +26,7 @@ interface Result {
 const headingId = (i: number) => `generated-heading-${i}`;
 
 /**
- * The title/heading screen (spec sections 2, 5, 7): text, number of sub-headings and titles, custom
+ * The title/heading screen (rules: checkTitlesRequest): text, number of sub-headings and titles, custom
  * request; the answer shows the titles and the text with each heading at the start of its block of
  * ceil(lines / headings) lines, with a scroll-to-heading link per index.
  */

@@ -12,13 +12,18 @@ import { errorText } from "../i18n/errorText.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 
+/** A verification's answer: the registration's, or the e-mail change's (with the new address). */
+type VerifyAnswer =
+  | Awaited<ReturnType<typeof authApi.verifyEmail>>
+  | Awaited<ReturnType<typeof accountApi.confirmEmailChange>>;
+
 /**
  * One request per token for the page's lifetime: StrictMode mounts effects twice, and a verification
  * token is single-use, so a second POST would turn a success into TOKEN_USED.
  */
-const requests = new Map<string, Promise<unknown>>();
+const requests = new Map<string, Promise<VerifyAnswer>>();
 
-function verifyOnce(token: string, emailChange: boolean): Promise<unknown> {
+function verifyOnce(token: string, emailChange: boolean): Promise<VerifyAnswer> {
   let p = requests.get(token);
   if (!p) {
     p = emailChange ? accountApi.confirmEmailChange(token) : authApi.verifyEmail(token);
@@ -66,7 +71,7 @@ export function VerifyEmailPage() {
         if (!active) return;
         if (emailChange) {
           // The change ended every login (the old address is in their tokens): log in again with the new one.
-          setNewEmail((res as { email?: string } | undefined)?.email ?? "");
+          setNewEmail("email" in res ? res.email : "");
           if (user) forget();
         }
         setState({ status: "success" });

@@ -148,7 +148,7 @@ export function checkCard(card: CardInput, now: Date = new Date()): CardProblems
   return out;
 }
 
-/** Nothing typed at all: the spec's "card info could not be retrieved". */
+/** Nothing typed at all: "card info could not be retrieved" (messages.cardInfoMissing). */
 export function isCardEmpty(card: CardInput): boolean {
   return !digitsOnly(card.number) && !card.expiry.trim() && !card.cvc.trim();
 }

@@ -1,5 +1,5 @@
 /**
- * Applying a selected plan (spec section 4, messages of section 8). The card provider and the API are
+ * Applying a selected plan (docs/decisions/0006-billing.md). The card provider and the API are
  * passed in, so the whole decision tree is pure and unit-tested.
  *
  * 1. No user → "not logged in". Same plan → nothing to do.

@@ -1,50 +1,55 @@
 /**
- * Plan ordering, upgrade/downgrade rules, the standard↔premium price difference and price formatting
- * (spec sections 4 and 9). Pure (Intl only). Prices always come from GET /api/subscriptions/plans.
+ * Plan ordering, upgrade/downgrade rules, the price difference between paid plans and price
+ * formatting. Pure (Intl only). The plans and their order come from the catalogue in
+ * @kikitori/shared (plans.ts); each rule takes another catalogue for tests. Prices always come from
+ * GET /api/subscriptions/plans.
  */
-import { type Language, type PlanName, RTL_LANGUAGES } from "@kikitori/shared";
+import { type Language, PLAN_CATALOGUE, type PlanCatalogue, type PlanName, RTL_LANGUAGES } from "@kikitori/shared";
 
-export const PLAN_ORDER: readonly PlanName[] = ["free", "standard", "premium"];
+export const PLAN_ORDER: readonly PlanName[] = PLAN_CATALOGUE.names;
 
-export interface PlanPrice {
-  name: PlanName;
+export interface PlanPrice<N extends string = PlanName> {
+  name: N;
   price: number;
 }
 
 export type PlanChange = "none" | "upgrade" | "downgrade";
 
 export function isPlanName(v: unknown): v is PlanName {
-  return typeof v === "string" && (PLAN_ORDER as readonly string[]).includes(v);
+  return PLAN_CATALOGUE.has(v);
 }
 
-export function planRank(plan: PlanName): number {
-  return PLAN_ORDER.indexOf(plan);
+export function planRank(plan: string, plans: PlanCatalogue = PLAN_CATALOGUE): number {
+  return plans.rank(plan);
 }
 
-export function isPaidPlan(plan: PlanName): boolean {
-  return plan !== "free";
+export function isPaidPlan(plan: string, plans: PlanCatalogue = PLAN_CATALOGUE): boolean {
+  return plans.isPaid(plan);
 }
 
 /** An upgrade applies at once (prorated charge); a downgrade or a switch to free waits for the reset date. */
-export function planChange(current: PlanName, target: PlanName): PlanChange {
-  const d = planRank(target) - planRank(current);
+export function planChange(current: string, target: string, plans: PlanCatalogue = PLAN_CATALOGUE): PlanChange {
+  const d = planRank(target, plans) - planRank(current, plans);
   if (d === 0) return "none";
   return d > 0 ? "upgrade" : "downgrade";
 }
 
-/** The plans of the answer in the order free, standard, premium; unknown names and bad prices dropped. */
-export function sortPlans<T extends PlanPrice>(plans: readonly T[]): T[] {
-  const seen = new Set<PlanName>();
+/** The plans of the answer in the catalogue's order; unknown names, duplicates and bad prices dropped. */
+export function sortPlans<T extends PlanPrice<string>>(
+  plans: readonly T[],
+  catalogue: PlanCatalogue = PLAN_CATALOGUE,
+): T[] {
+  const seen = new Set<string>();
   const out: T[] = [];
   for (const p of plans) {
-    if (!isPlanName(p.name) || seen.has(p.name) || !Number.isFinite(p.price) || p.price < 0) continue;
+    if (!catalogue.has(p.name) || seen.has(p.name) || !Number.isFinite(p.price) || p.price < 0) continue;
     seen.add(p.name);
     out.push(p);
   }
-  return out.sort((a, b) => planRank(a.name) - planRank(b.name));
+  return out.sort((a, b) => planRank(a.name, catalogue) - planRank(b.name, catalogue));
 }
 
-export function priceOf(plans: readonly PlanPrice[], plan: PlanName): number | undefined {
+export function priceOf(plans: readonly PlanPrice<string>[], plan: string): number | undefined {
   return plans.find((p) => p.name === plan)?.price;
 }
 
@@ -55,18 +60,18 @@ export interface PriceDifference {
 }
 
 /**
- * The monthly price difference, shown only when switching between standard and premium (either way);
- * null for every other pair, for the same plan, or when a price is unknown.
+ * The monthly price difference, shown only when switching between two paid plans (either way); null
+ * for a switch from or to the free plan, for the same plan, or when a price is unknown.
  */
 export function priceDifference(
-  plans: readonly PlanPrice[],
-  current: PlanName,
-  target: PlanName,
+  prices: readonly PlanPrice<string>[],
+  current: string,
+  target: string,
+  plans: PlanCatalogue = PLAN_CATALOGUE,
 ): PriceDifference | null {
-  const pair = new Set([current, target]);
-  if (current === target || !pair.has("standard") || !pair.has("premium")) return null;
-  const from = priceOf(plans, current);
-  const to = priceOf(plans, target);
+  if (current === target || !isPaidPlan(current, plans) || !isPaidPlan(target, plans)) return null;
+  const from = priceOf(prices, current);
+  const to = priceOf(prices, target);
   if (from === undefined || to === undefined || from === to) return null;
   return { amount: roundMoney(Math.abs(to - from)), direction: to > from ? "increase" : "decrease" };
 }

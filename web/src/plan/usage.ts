@@ -1,4 +1,4 @@
-/** Usage-bar rules (spec section 9): percentage capped at 100, red above 80 %. Pure. */
+/** Usage-bar rules: percentage capped at 100, red above 80 %. Pure. */
 
 export const USAGE_WARNING_PERCENT = 80;
 

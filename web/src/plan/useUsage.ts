@@ -4,7 +4,7 @@ import { apiFetchParsed, bySchema } from "../api/client.ts";
 
 export const usageQueryKey = (uid: string) => ["usage", uid] as const;
 
-/** GET /api/user-usage for the logged-in user. Failures are logged (spec) and surfaced as `error`. */
+/** GET /api/user-usage for the logged-in user. Failures are logged and surfaced as `error`. */
 export function useUsage(uid: string | undefined) {
   return useQuery({
     queryKey: usageQueryKey(uid ?? ""),

@@ -1,5 +1,5 @@
 /**
- * Language-prefix rules of spec section 2, as pure functions:
+ * Language-prefix rules (docs/decisions/0013-languages.md), as pure functions:
  * - `/{lang}` → `/{lang}/transcription`; a known prefix decides the language;
  * - `/` and a path with no prefix (`/summary`) → the same path under the detected language (query,
  *   cookie, local storage, browser language; English when none of them names a supported language);
@@ -72,7 +72,7 @@ export function resolveLocation(
     return { kind: "ok", lang, rest: `/${rest.join("/")}` };
   }
   const path = (keep: string[]) => (keep.length ? `/${keep.join("/")}` : "");
-  // An unknown prefix (/xx/summary) is an explicit but unsupported language: English, as the spec says.
+  // An unknown prefix (/xx/summary) is an explicit but unsupported language: English (the fallback).
   if (!FIRST_SEGMENTS.has(first) && LANGUAGE_LIKE.test(first)) {
     return { kind: "redirect", to: `/${DEFAULT_LANGUAGE}${path(rest)}${clean}` };
   }
@@ -96,6 +96,11 @@ export function switchLanguagePath(pathname: string, lang: Language, search = ""
 /** `/{lang}/{route}` */
 export function localePath(lang: Language, route: string): string {
   return `/${lang}/${route.replace(/^\/+/, "")}`;
+}
+
+/** The job page of a transcription: `/{lang}/transcriptions/{jobId}`. */
+export function jobPath(lang: Language, jobId: string): string {
+  return localePath(lang, ROUTES.job.replace(":jobId", encodeURIComponent(jobId)));
 }
 
 /** Whether the feature tabs are shown on this path (hidden on account and plan screens). */

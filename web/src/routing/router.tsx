@@ -3,6 +3,8 @@ import { Layout } from "../components/Layout.tsx";
 import { browserSources, detectLanguage } from "../i18n/detect.ts";
 import { setLanguage } from "../i18n/index.ts";
 import { AccountPage } from "../pages/AccountPage.tsx";
+import { JobPage } from "../pages/JobPage.tsx";
+import { LibraryPage } from "../pages/LibraryPage.tsx";
 import { LoginPage } from "../pages/LoginPage.tsx";
 import { NotFoundPage } from "../pages/NotFoundPage.tsx";
 import { PasswordResetConfirmPage } from "../pages/PasswordResetConfirmPage.tsx";
@@ -46,6 +48,8 @@ export const router = createBrowserRouter([
           { path: ROUTES.verifyEmail, element: <VerifyEmailPage /> },
           { path: ROUTES.upgradePlan, element: <UpgradePlanPage /> },
           { path: ROUTES.account, element: <AccountPage /> },
+          { path: ROUTES.library, element: <LibraryPage /> },
+          { path: ROUTES.job, element: <JobPage /> },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

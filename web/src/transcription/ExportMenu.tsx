@@ -12,7 +12,16 @@ const TIMED: readonly ExportFormat[] = ["srt", "vtt"];
  * "Download": the transcript (timed, with speakers) or the interview text as TXT, Markdown, Word,
  * SRT, WebVTT or JSON. The file is fetched with the session's token and saved under the job's name.
  */
-export function ExportMenu({ jobId, interviewReady }: { jobId: string; interviewReady: boolean }) {
+export function ExportMenu({
+  jobId,
+  interviewReady,
+  beforeExport,
+}: {
+  jobId: string;
+  interviewReady: boolean;
+  /** Runs first (the job page saves pending edits, so the file has them). */
+  beforeExport?: () => Promise<void>;
+}) {
   const { t } = useTranslation();
   const [text, setText] = useState<ExportText>(interviewReady ? "interview" : "transcript");
   const [format, setFormat] = useState<ExportFormat>("docx");
@@ -24,6 +33,7 @@ export function ExportMenu({ jobId, interviewReady }: { jobId: string; interview
     setBusy(true);
     setError(null);
     try {
+      await beforeExport?.();
       const { blob, fileName } = await fetchExport(jobId, formats.includes(format) ? format : "docx", text);
       saveBlob(blob, fileName);
     } catch (err) {

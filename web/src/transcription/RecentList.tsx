@@ -1,17 +1,10 @@
 import type { TranscriptionSnapshot } from "@kikitori/shared";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { formatAmount } from "../plan/format.ts";
+import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
-
-function formatDateTime(value: string, locale: string): string {
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return value;
-  try {
-    return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(d);
-  } catch {
-    return d.toISOString();
-  }
-}
+import { formatDateTime } from "../workspace/format.ts";
 
 /** "Recent transcriptions": the user's last jobs; clicking one loads it into the result area. */
 export function RecentList({
@@ -33,7 +26,12 @@ export function RecentList({
   const lang = useLang();
   return (
     <section className="card tx-recent" aria-labelledby="tx-recent-title" data-testid="tx-recent">
-      <h2 id="tx-recent-title">{t("transcription.recentTitle")}</h2>
+      <div className="tx-recent-head">
+        <h2 id="tx-recent-title">{t("transcription.recentTitle")}</h2>
+        <Link to={localePath(lang, ROUTES.library)} data-testid="tx-library-link">
+          {t("library.openAll")}
+        </Link>
+      </div>
       {loading ? (
         <p className="status-line" role="status">
           <span className="spinner" aria-hidden="true" />

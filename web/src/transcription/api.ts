@@ -6,10 +6,11 @@ import {
   type SpeechStatus,
   speechStatusSchema,
   type TranscriptionSnapshot,
+  transcriptionListSchema,
   transcriptionSnapshotSchema,
   uploadResponseSchema,
 } from "@kikitori/shared";
-import { type AnswerParser, apiFetch, apiFetchParsed, bySchema } from "../api/client.ts";
+import { type AnswerParser, apiFetchParsed, bySchema } from "../api/client.ts";
 import { ApiError, toApiError } from "../api/errors.ts";
 import { sessionManager } from "../auth/session-instance.ts";
 import { isSameOrigin, recentJobs } from "./form.ts";
@@ -80,20 +81,14 @@ export async function getSpeechStatus(signal?: AbortSignal): Promise<SpeechStatu
   });
 }
 
-/** GET /api/transcriptions: the user's jobs, newest first, at most 10. Malformed entries are skipped. */
+/** GET /api/transcriptions: the user's jobs, newest first, at most 10. */
 export async function listRecent(signal?: AbortSignal): Promise<TranscriptionSnapshot[]> {
-  const raw = await apiFetch<unknown>("/api/transcriptions", { signal });
-  const list: unknown[] = Array.isArray(raw)
-    ? raw
-    : raw && typeof raw === "object" && Array.isArray((raw as { jobs?: unknown }).jobs)
-      ? (raw as { jobs: unknown[] }).jobs
-      : [];
-  const jobs: TranscriptionSnapshot[] = [];
-  for (const item of list) {
-    const parsed = transcriptionSnapshotSchema.safeParse(item);
-    if (parsed.success) jobs.push(parsed.data);
-    else console.warn("Skipping a malformed job in the list", parsed.error);
-  }
+  const { jobs } = await apiFetchParsed(
+    "/api/transcriptions",
+    bySchema(transcriptionListSchema),
+    "Unexpected transcription list",
+    { signal },
+  );
   return recentJobs(jobs);
 }
 

@@ -3,7 +3,7 @@ import type { JobError } from "./progress.ts";
 
 /**
  * The user-facing text of an upload or job error: `errors.<code>` when translated, else
- * "Server error: {status}" (spec section 8), else the generic unexpected-error text.
+ * "Server error: {status}", else the generic unexpected-error text.
  */
 export function jobErrorText(t: TFunction, i18n: Pick<I18n, "exists">, error: JobError): string {
   const key = `errors.${error.code}`;

@@ -1,4 +1,4 @@
-/** Pure rules of the transcription form (spec sections 5 and 9) and small display helpers. */
+/** Pure rules of the transcription form and small display helpers. */
 import {
   AUDIO_FORMATS,
   FILE_TYPES,
@@ -43,7 +43,7 @@ export function checkFile(file: FileLike): FileProblem | null {
 export type SubmitProblem = "loginRequired" | "fileNotSelected" | "fileTypeRequired" | "languageUnsupported";
 
 /**
- * Spec section 5, in the spec's order: logged in, a file, a file type; then an audio language the
+ * The checks before an upload, in this order: logged in, a file, a file type; then an audio language the
  * speech engine takes (`languageRefused`, from GET /api/speech: the server would refuse it with 422).
  */
 export function checkSubmit(input: {
@@ -61,7 +61,8 @@ export function checkSubmit(input: {
 
 /**
  * The file type chosen when the form opens: the general conversation type, which fits an interview
- * (the spec's "meeting" default suits a meeting recorder, not an interview product).
+ * (the API's default, "meeting", suits a meeting recorder, not an interview product:
+ * docs/decisions/0018-first-use-and-account-page.md).
  */
 export const DEFAULT_FILE_TYPE: FileType = "general";
 

@@ -1,5 +1,5 @@
 /**
- * The transcription screen's job state, as a pure reducer (spec section 4, "Transcription progress").
+ * The transcription screen's job state, as a pure reducer.
  *
  * UI phases and the value of the one progress bar:
  * 1. uploading            0 → 5, creeping 0.5 per second until the upload response
@@ -171,7 +171,7 @@ export function countCharacters(text: string): number {
 
 /**
  * How a job's progress bar reads: neutral (the accent colour) while it runs, the success colour once
- * done, the error colour only when it failed. The spec's green/yellow/red thresholds are for usage
+ * done, the error colour only when it failed. Green/yellow/red thresholds are for usage
  * bars (how much of a quota is spent), not for progress, where a red 100 % would read as a failure.
  */
 export type BarTone = "running" | "done" | "failed";

@@ -1,7 +1,7 @@
 /**
- * The progress socket client (api-contract "Progress socket"). Connects to /ws, sends
- * `{"type":"auth","token"}` first, waits for `{"type":"ready"}`, then hands every valid progress event
- * to `onEvent` and every valid live-text message (`{"type":"segments"}`) to `onSegments`. Reconnects with backoff (1 s doubling to 30 s); after every (re)connect `onReady` runs
+ * The progress socket client (server: services/gateway/src/ws/; docs/decisions/0004-progress-fanout.md).
+ * Connects to /ws, sends `{"type":"auth","token"}` first, waits for `{"type":"ready"}`, then hands every
+ * valid progress event to `onEvent` and every valid live-text message (`{"type":"segments"}`) to `onSegments`. Reconnects with backoff (1 s doubling to 30 s); after every (re)connect `onReady` runs
  * so the screen can read the active job's snapshot and miss nothing. A 4401 close (token missing,
  * invalid or expired) refreshes the token first.
  *
@@ -37,7 +37,7 @@ export type ServerMessage =
   | { kind: "event"; event: ProgressEvent }
   /** Live text: the segments of a finished chunk, with the audio seconds done and the time left. */
   | { kind: "segments"; event: SegmentsEvent }
-  /** A status this client does not know: only logged (spec section 4). */
+  /** A status this client does not know (a newer server): only logged. */
   | { kind: "unknown"; status: string }
   | { kind: "invalid"; reason: string };
 

@@ -1,8 +1,8 @@
 /** Removing hesitations, stutters and accidental repetitions. Deletes words; never adds any. */
 
-import type { TextLang } from "./lang.ts";
-import { rulesFor } from "./rules.ts";
-import { hasComma, hasEnder, norm, type Token } from "./tokens.ts";
+import { normWord } from "@kikitori/shared/language";
+import { rulesFor, type TextLang } from "./rules.ts";
+import { hasComma, hasEnder, type Token } from "./tokens.ts";
 
 /**
  * Drops token i, keeping its punctuation where it matters: a sentence end moves to the previous
@@ -28,7 +28,7 @@ const isSentenceStart = (tokens: Token[], i: number) => i === 0 || hasEnder(toke
 export function removeFillers(tokens: Token[], lang: TextLang): Token[] {
   const rules = rulesFor(lang);
   for (let i = 0; i < tokens.length; i++) {
-    const w = norm(tokens[i].word);
+    const w = normWord(tokens[i].word);
     if (!w) continue;
     if (rules.fillers.has(w) || /^(?:u+m+|u+h+|e+r+m+|h+m+|m{2,})$/.test(w)) {
       if (lang !== "en" && (w === "er" || w === "ah")) continue;
@@ -41,12 +41,12 @@ export function removeFillers(tokens: Token[], lang: TextLang): Token[] {
       i--;
       continue;
     }
-    if (lang === "en" && w === "you" && norm(tokens[i + 1]?.word ?? "") === "know") {
+    if (lang === "en" && w === "you" && normWord(tokens[i + 1]?.word ?? "") === "know") {
       if (isYouKnowFiller(tokens, i)) {
         // "you know what i mean" as a whole
         const tail = tokens
           .slice(i + 2, i + 5)
-          .map((t) => norm(t.word))
+          .map((t) => normWord(t.word))
           .join(" ");
         const extra = tail === "what i mean" && !hasComma(tokens[i + 1]) ? 3 : 0;
         // A tag "..., you know?" made the sentence look like a question: it is a statement.
@@ -71,13 +71,17 @@ function isYouKnowFiller(tokens: Token[], i: number): boolean {
   const prev = tokens[i - 1];
   const next = tokens[i + 2];
   if (you.post) return false; // "you, know" is not the phrase
-  const prevWord = norm(prev?.word ?? "");
+  const prevWord = normWord(prev?.word ?? "");
   if (prev && !hasEnder(prev) && !hasComma(prev) && YOU_KNOW_PREV_BLOCK.has(prevWord)) return false;
-  const nextWord = norm(next?.word ?? "");
+  const nextWord = normWord(next?.word ?? "");
   // Set off by commas, or at a sentence's edge with a comma.
   if (hasComma(know) && (!prev || hasComma(prev) || hasEnder(prev))) return true;
   if (prev && hasComma(prev) && (hasEnder(know) || !next)) return true;
-  if (nextWord === "what" && norm(tokens[i + 3]?.word ?? "") === "i" && norm(tokens[i + 4]?.word ?? "") === "mean")
+  if (
+    nextWord === "what" &&
+    normWord(tokens[i + 3]?.word ?? "") === "i" &&
+    normWord(tokens[i + 4]?.word ?? "") === "mean"
+  )
     return true;
   // Unpunctuated: followed by another filler or a connector, after a content word.
   if (!know.post && next && YOU_KNOW_NEXT_FILLER.has(nextWord) && prev && !hasEnder(prev)) return true;
@@ -137,7 +141,7 @@ export function removeRepeats(tokens: Token[], lang: TextLang): Token[] {
         for (let k = 0; k < n; k++) {
           const a = tokens[i + k];
           const b = tokens[i + n + k];
-          if (!a.word || norm(a.word) !== norm(b.word)) {
+          if (!a.word || normWord(a.word) !== normWord(b.word)) {
             same = false;
             break;
           }
@@ -152,17 +156,17 @@ export function removeRepeats(tokens: Token[], lang: TextLang): Token[] {
           }
         }
         if (!same) continue;
-        if (n === 1 && rules.repeatOk.has(norm(tokens[i].word))) continue;
+        if (n === 1 && rules.repeatOk.has(normWord(tokens[i].word))) continue;
         // "love it it was": an object then a subject; only a clause start makes it a stutter ("and it it was").
         if (
           n === 1 &&
           lang === "en" &&
-          AMBIGUOUS_DOUBLES.has(norm(tokens[i].word)) &&
+          AMBIGUOUS_DOUBLES.has(normWord(tokens[i].word)) &&
           !tokens[i].post &&
           i > 0 &&
           !hasEnder(tokens[i - 1]) &&
           !hasComma(tokens[i - 1]) &&
-          !CLAUSE_OPENERS.has(norm(tokens[i - 1].word))
+          !CLAUSE_OPENERS.has(normWord(tokens[i - 1].word))
         )
           continue;
         if (n === 1 && /^\p{N}+$/u.test(tokens[i].word)) continue;

@@ -4,7 +4,7 @@
  * them, and speaker labels of the ASR are reused as explicit turn cues).
  */
 
-import type { Role } from "./types.ts";
+import type { Role } from "./port.ts";
 
 export interface TurnFormat {
   /** Complete label of each role, decoration included: "John:", "**Q:**", "Mary —", "—". */

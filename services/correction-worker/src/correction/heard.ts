@@ -5,7 +5,7 @@
  */
 import type { JobSpeaker, SpeakerTurn } from "@kikitori/shared";
 import type { TurnFormat } from "./format.ts";
-import type { CorrectionTurn } from "./types.ts";
+import type { CorrectionTurn } from "./port.ts";
 
 const QUESTION_MARK = /[?？؟\u037e]\s*["'”’»」)]*\s*$/;
 const QUESTION_ANYWHERE = /[?？؟]/;

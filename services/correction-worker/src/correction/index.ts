@@ -2,10 +2,10 @@
 
 import { OfflineCorrectionEngine } from "./offline.ts";
 import { OpenAiCorrectionEngine } from "./openai.ts";
-import type { CorrectionEngine } from "./types.ts";
+import type { CorrectionEngine } from "./port.ts";
 
 export { OfflineCorrectionEngine } from "./offline.ts";
-export * from "./types.ts";
+export * from "./port.ts";
 
 export interface CorrectionEngineConfig {
   CORRECTION_ENGINE: "offline" | "openai";

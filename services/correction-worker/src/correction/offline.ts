@@ -8,11 +8,21 @@
  */
 
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { isSpacelessLanguage } from "@kikitori/shared/language";
 import { speakerLabels } from "@kikitori/shared/server";
 import { cleanSpaceless, removeFillers, removeRepeats } from "./clean.ts";
 import { detectFormat, type ExplicitTurn, type FormatContext, parseLabelledText, type TurnFormat } from "./format.ts";
 import { labelOf } from "./heard.ts";
-import { detectTextLang, isSpaceless, type TextLang } from "./lang.ts";
+import {
+  type CorrectionEngine,
+  type CorrectionInput,
+  type CorrectionResult,
+  type CorrectionTurn,
+  type CorrectOptions,
+  DEFAULT_SECTION_CHARS,
+  type Role,
+} from "./port.ts";
+import { detectTextLang, type TextLang } from "./rules.ts";
 import { splitIntoSections } from "./sections.ts";
 import {
   chunkByEnders,
@@ -27,15 +37,6 @@ import {
 import { stripAsrArtifacts, tokenize } from "./tokens.ts";
 import { applyTone } from "./tone.ts";
 import { assignTurns, type FlowState, INITIAL_STATE, kindOf, paragraphs, type Turn } from "./turns.ts";
-import {
-  type CorrectionEngine,
-  type CorrectionInput,
-  type CorrectionResult,
-  type CorrectionTurn,
-  type CorrectOptions,
-  DEFAULT_SECTION_CHARS,
-  type Role,
-} from "./types.ts";
 
 /** Monologue recordings: never split into questions and answers. */
 const MONOLOGUE_TYPES = new Set(["voicemail"]);
@@ -78,7 +79,7 @@ export function formatFor(input: CorrectionInput): {
 } {
   const ui = (input.language || "en").toLowerCase().split(/[-_]/)[0];
   const lang = detectTextLang(input.transcript ?? "", ui);
-  const spaceless = isSpaceless(lang);
+  const spaceless = isSpacelessLanguage(lang);
   const ctx: FormatContext = {
     interviewer: (input.interviewer ?? "").trim(),
     interviewee: (input.interviewee ?? "").trim(),

@@ -7,11 +7,11 @@
  */
 
 import { AppError } from "@kikitori/shared";
-import OpenAI, { APIError, APIUserAbortError } from "openai";
+import { createOpenAiClient, isRetryableStatus } from "@kikitori/shared/openai";
+import { APIError, APIUserAbortError, type OpenAI } from "openai";
 import { z } from "zod";
 import { labelledTranscript } from "./heard.ts";
 import { formatFor, joinSections } from "./offline.ts";
-import { type Section, splitIntoSections } from "./sections.ts";
 import {
   type CorrectionEngine,
   type CorrectionInput,
@@ -19,7 +19,8 @@ import {
   type CorrectOptions,
   DEFAULT_OVERLAP_CHARS,
   DEFAULT_SECTION_CHARS,
-} from "./types.ts";
+} from "./port.ts";
+import { type Section, splitIntoSections } from "./sections.ts";
 
 export interface OpenAiEngineConfig {
   baseURL?: string;
@@ -160,10 +161,10 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
   private readonly overlapChars: number;
 
   constructor(private readonly config: OpenAiEngineConfig) {
-    this.client = new OpenAI({
-      apiKey: config.apiKey || "not-needed",
-      baseURL: config.baseURL || undefined,
-      timeout: config.timeoutMs ?? 120_000,
+    this.client = createOpenAiClient({
+      apiKey: config.apiKey,
+      baseURL: config.baseURL,
+      timeoutMs: config.timeoutMs ?? 120_000,
       maxRetries: config.maxRetries ?? 2,
     });
     this.sectionChars = Math.max(200, config.sectionChars ?? DEFAULT_SECTION_CHARS);
@@ -258,7 +259,7 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
       if (err instanceof APIUserAbortError || signal?.aborted) throw signal?.reason ?? err;
       if (err instanceof APIError) {
         const status = err.status;
-        const retryable = status === undefined || status >= 500 || status === 408 || status === 409 || status === 429;
+        const retryable = isRetryableStatus(status);
         throw new AppError(
           "SERVICE_UNAVAILABLE",
           `language model request failed${status ? ` (HTTP ${status})` : ""}: ${err.message}`,

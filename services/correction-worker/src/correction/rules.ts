@@ -1,6 +1,28 @@
 /** Word lists of the offline engine, by language. Only clear cases: a doubtful word is left alone. */
 
-import type { TextLang } from "./lang.ts";
+import { guessLanguage } from "@kikitori/shared/language";
+
+/**
+ * The family of rules that applies to a transcript (the UI language may differ from it): en/de/fr/es
+ * have full rule sets; ja/zh have their own; "other" gets whitespace and punctuation only.
+ */
+export type TextLang = "en" | "de" | "fr" | "es" | "ja" | "zh" | "other";
+
+const SPACED_RULES = new Set<TextLang>(["en", "de", "fr", "es"]);
+const isRuleLang = (lang: string): lang is TextLang =>
+  SPACED_RULES.has(lang as TextLang) || lang === "ja" || lang === "zh";
+
+/**
+ * The rule family of a transcript, from its detected language. A guess the text does not bear out
+ * gets no language rules ("other"), except a short Latin-script text, which follows the UI language.
+ */
+export function detectTextLang(text: string, uiLanguage: string): TextLang {
+  const ui = (uiLanguage || "").toLowerCase().split(/[-_]/)[0];
+  const guess = guessLanguage(text, ui || undefined);
+  if (guess.sure) return isRuleLang(guess.language) ? guess.language : "other";
+  if (guess.script === "latin" && guess.words < 20 && SPACED_RULES.has(ui as TextLang)) return ui as TextLang;
+  return "other";
+}
 
 const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean));
 

@@ -4,7 +4,8 @@
  * are added; words are only ever removed (sentence-initial "I mean", sentence-final "you know").
  */
 
-import type { TextLang } from "./lang.ts";
+import { normWord } from "@kikitori/shared/language";
+import type { Role } from "./port.ts";
 import {
   DE_QUESTION_START,
   DE_WH_PREV_BLOCK,
@@ -33,9 +34,9 @@ import {
   FR_QUESTION_START,
   RULES,
   rulesFor,
+  type TextLang,
 } from "./rules.ts";
-import { hasComma, hasEnder, norm, renderTokens, type Token } from "./tokens.ts";
-import type { Role } from "./types.ts";
+import { hasComma, hasEnder, renderTokens, type Token } from "./tokens.ts";
 
 export interface Sentence {
   text: string;
@@ -122,7 +123,7 @@ function sentenceEndsAt(tokens: Token[], i: number, cased: boolean): boolean {
   const next = tokens[i + 1];
   if (!next) return true;
   if (/[?!？！。؟।]/.test(t.post)) return true;
-  if (/^\.+$/.test(t.post.replace(/["'”’)\]]+$/, "")) && ABBREVIATIONS.has(norm(t.word))) return false;
+  if (/^\.+$/.test(t.post.replace(/["'”’)\]]+$/, "")) && ABBREVIATIONS.has(normWord(t.word))) return false;
   if (!cased) return true;
   const first = (next.pre + next.word).replace(/^[\s"'“‘(¿¡[]+/, "");
   // "..." or "." followed by a lower-case word continues the sentence (Whisper's trailing dots).
@@ -470,7 +471,7 @@ function isQuestionWords(w: string[], lang: TextLang, people: Person[]): boolean
 
 /** Heuristic sentence boundaries inside one unpunctuated chunk. */
 export function splitRun(chunk: Token[], lang: TextLang, people: Person[]): Token[][] {
-  const w = chunk.map((t) => norm(t.word));
+  const w = chunk.map((t) => normWord(t.word));
   const starts =
     lang === "en"
       ? enBoundaries(w, people)
@@ -512,7 +513,7 @@ export function finishSentence(tokens: Token[], opts: FinishOptions): Sentence |
   if (!toks.length) return null;
   if (lang === "en") toks = dropPositionalFillers(toks);
   if (!toks.length) return null;
-  const words = toks.map((t) => norm(t.word)).filter(Boolean);
+  const words = toks.map((t) => normWord(t.word)).filter(Boolean);
   if (!words.length) return null;
   const lastTok = toks[toks.length - 1];
   let ender = /[.?!…؟।]+/.exec(lastTok.post)?.[0] ?? "";
@@ -574,7 +575,7 @@ function markVocatives(toks: Token[], words: string[], people: Person[], lang: T
 
 /** Sentence-initial "I mean" and sentence-final "you know" are fillers in clear cases. */
 function dropPositionalFillers(toks: Token[]): Token[] {
-  const w = toks.map((t) => norm(t.word));
+  const w = toks.map((t) => normWord(t.word));
   let out = toks;
   let start = 0;
   while (start < w.length - 1 && MOVE_BACK.has(w[start]) && !toks[start].post) start++;
@@ -590,10 +591,10 @@ function dropPositionalFillers(toks: Token[]): Token[] {
   if (n >= 6) {
     const a = out[n - 2];
     const b = out[n - 1];
-    const before = norm(out[n - 3].word);
+    const before = normWord(out[n - 3].word);
     if (
-      norm(a.word) === "you" &&
-      norm(b.word) === "know" &&
+      normWord(a.word) === "you" &&
+      normWord(b.word) === "know" &&
       !a.post &&
       !/^(do|did|don't|didn't|if|as|what|how|to|let|i|we|they|would|could|should|will|can|that)$/.test(before) &&
       !/[?]/.test(b.post)
@@ -612,9 +613,9 @@ function addDiscourseCommas(toks: Token[]): void {
     const first = toks[k];
     const second = toks[k + 1];
     if (!first || !second || first.post || !second.word) return;
-    const w = norm(first.word);
+    const w = normWord(first.word);
     if (!EN_COMMA_AFTER.has(w)) return;
-    const n = norm(second.word);
+    const n = normWord(second.word);
     if (EN_COMMA_NEXT_BLOCK[w]?.has(n)) return;
     if (k === 1 && !/^(hi|hello|hey|yes|yeah|no|okay|ok|oh|well|wow)$/.test(w)) return;
     if ((w === "okay" || w === "ok" || w === "alright") && /^(so|then|now)$/.test(n) && toks.length === 2) return;
@@ -645,7 +646,7 @@ function capitalise(toks: Token[], opts: FinishOptions): void {
   let atStart = true;
   for (const t of toks) {
     if (!t.word) continue;
-    const w = norm(t.word);
+    const w = normWord(t.word);
     if (lang === "en") {
       if (I_FORMS.test(w)) t.word = "I" + t.word.slice(1);
       else if (EN_MONTHS_DAYS.has(w) && t.word === w) t.word = EN_MONTHS_DAYS.get(w)!;

@@ -1,4 +1,8 @@
-/** Word tokens of space-separated languages: leading punctuation, the word itself, trailing punctuation. */
+/**
+ * Word tokens of space-separated languages as the correction edits them: leading punctuation, the word
+ * itself, trailing punctuation (the ICU words of @kikitori/shared/language split "e.g." and
+ * "well-known", which the correction keeps whole).
+ */
 
 export interface Token {
   /** Opening punctuation glued to the word (quotes, brackets, ¿ ¡). */
@@ -30,11 +34,6 @@ export function renderTokens(tokens: Token[]): string {
     .map((t) => t.pre + t.word + t.post)
     .filter((s) => s.length > 0)
     .join(" ");
-}
-
-/** Lower-case word with a typographic apostrophe made plain. */
-export function norm(word: string): string {
-  return word.toLowerCase().replace(/[’‘`´]/g, "'");
 }
 
 export const ENDER = /[.?!…？！。؟।]/;

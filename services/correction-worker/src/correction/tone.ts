@@ -5,8 +5,8 @@
  * transcript verbatim; EXPANSIONS lists them (the "no invented words" tests allow exactly these).
  */
 
-import type { TextLang } from "./lang.ts";
-import type { CorrectionTone, Role } from "./types.ts";
+import type { CorrectionTone, Role } from "./port.ts";
+import type { TextLang } from "./rules.ts";
 
 /** Contraction or slang (lower-case, plain apostrophe) → full form. */
 export const EXPANSIONS: Readonly<Record<string, string>> = {

@@ -3,6 +3,7 @@ import {
   correctionJobSchema,
   isSpacelessLanguage,
   type JobSpeaker,
+  jobTextLanguage,
   type ProgressEnvelope,
   type TranscriptSegment,
   turnsFromSegments,
@@ -17,7 +18,7 @@ import {
   speakerLabels,
 } from "@kikitori/shared/server";
 import { correctionTurns, decideSpeakers } from "../correction/heard.ts";
-import type { CorrectionEngine, CorrectionTone, CorrectionTurn } from "../correction/types.ts";
+import type { CorrectionEngine, CorrectionTone, CorrectionTurn } from "../correction/port.ts";
 
 /** Everything the correction step touches, injected so tests can pass their own. */
 export interface CorrectionDeps {
@@ -64,7 +65,7 @@ export async function processCorrection(deps: CorrectionDeps, job: JobLike<unkno
   }
 
   // The recording's language (detected or chosen at upload); the interface language only when unknown.
-  const language = row.detectedLanguage ?? (row.audioLanguage === "auto" ? row.language : row.audioLanguage);
+  const language = jobTextLanguage(row);
   const heard = heardSpeakers(row, language);
   if (heard) {
     await deps.db.transcriptionJob.update({ where: { id: p.jobId }, data: { speakers: heard.speakers } });

@@ -20,7 +20,7 @@ import {
   toJobError,
   UnrecoverableJobError,
 } from "@kikitori/shared/server";
-import type { TextEngine } from "../text/engine.ts";
+import type { TextEngine } from "../text/port.ts";
 
 /** Everything a text job touches, injected so tests can pass fakes or other engines. */
 export interface TextDeps {

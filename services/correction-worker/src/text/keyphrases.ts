@@ -4,8 +4,8 @@
  * it occurs and how frequent its words are in the whole text. Works on ICU word segments, so
  * compounds of Japanese or Chinese (音声|認識|技術 → 音声認識技術) come out as well as English ones.
  */
-import { isSpaceless } from "./lang.ts";
-import { speakerLabels, type Token, tokenize } from "./segment.ts";
+import { isSpacelessLanguage, tokenize, type WordToken } from "@kikitori/shared/language";
+import { findSpeakerLabels } from "./labels.ts";
 
 export interface KeyPhrase {
   /** Normalised words joined (the identity of the phrase). */
@@ -41,7 +41,7 @@ const ATTENDEE_LINE =
   /^[ \t]*(?:attendees|participants|present|teilnehmende|teilnehmer(?:innen)?|anwesend|出席者|参加者|参会人员|出席人员|与会人员|记录人|protokoll|記録)[^\n:：]{0,12}[:：](.*)$/gimu;
 
 /** Whether a token may be part of a key phrase (stricter than "content": no verbs where they can be told). */
-function phraseToken(t: Token, lang: string): boolean {
+function phraseToken(t: WordToken, lang: string): boolean {
   if (!t.content) return false;
   // Kanji and kana numerals on their own are amounts, not topics.
   if ((lang === "ja" || lang === "zh") && /^[一二三四五六七八九十百千万億〇零两]+$/u.test(t.surface)) return false;
@@ -65,7 +65,7 @@ function foldWord(norm: string, lang: string): string {
   return norm;
 }
 
-function countWords(tokens: readonly Token[], lang: string): Map<string, number> {
+function countWords(tokens: readonly WordToken[], lang: string): Map<string, number> {
   const freq = new Map<string, number>();
   for (const t of tokens) {
     if (!t.content) continue;
@@ -82,9 +82,9 @@ export function documentWordFreq(text: string, lang: string): Map<string, number
 
 /** All candidate phrases of the text, best first (overlapping candidates included). */
 export function keyPhrases(text: string, lang: string, opts: KeyPhraseOptions = {}): KeyPhrase[] {
-  const spaceless = isSpaceless(lang) || lang === "th";
+  const spaceless = isSpacelessLanguage(lang);
   const context = opts.context ?? text;
-  const labelNames = new Set([...speakerLabels(context).values()].map((l) => l.name));
+  const labelNames = new Set([...findSpeakerLabels(context).values()].map((l) => l.name));
   const skipRanges: Array<readonly [number, number]> = [];
   for (const m of text.matchAll(LABEL_AT_LINE_START)) {
     if (labelNames.has(m[1].trim())) skipRanges.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
@@ -107,7 +107,7 @@ export function keyPhrases(text: string, lang: string, opts: KeyPhraseOptions = 
     string,
     { words: string[]; count: number; firstAt: number; surfaces: Map<string, number> }
   >();
-  const add = (r: Token[]) => {
+  const add = (r: WordToken[]) => {
     const surface = text.slice(r[0].start, r[r.length - 1].end);
     const chars = [...surface].length;
     if (chars < (spaceless ? 2 : 3) || chars > MAX_CHARS) return;
@@ -124,7 +124,7 @@ export function keyPhrases(text: string, lang: string, opts: KeyPhraseOptions = 
   };
 
   const maxLen = spaceless ? MAX_TOKENS_SPACELESS : MAX_WORDS_SPACED;
-  let run: Token[] = [];
+  let run: WordToken[] = [];
   const flush = () => {
     // German: a phrase ends in a noun (capitalised), so trailing lower-case words (verbs) are dropped.
     if (lang === "de") while (run.length && !/^\p{Lu}/u.test(run[run.length - 1].surface)) run.pop();

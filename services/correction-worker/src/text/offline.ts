@@ -5,7 +5,7 @@
  */
 import { AppError } from "@kikitori/shared";
 import { checkSummary, checkTitles, describeFailure } from "./checks.ts";
-import type { SummaryInput, TextEngine, TitlesInput, TitlesOutput } from "./engine.ts";
+import type { SummaryInput, TextEngine, TitlesInput, TitlesOutput } from "./port.ts";
 import { summarizeOffline } from "./summarize.ts";
 import { titlesOffline } from "./titles.ts";
 

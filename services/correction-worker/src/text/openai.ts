@@ -5,11 +5,12 @@
  * failures named and regenerated, at most TEXT_MAX_ATTEMPTS times in all.
  */
 import { AppError, charCount, headingBlocks, nonEmptyPhrases, textLines } from "@kikitori/shared";
-import OpenAI from "openai";
+import { detectLanguage, languageName } from "@kikitori/shared/language";
+import { createOpenAiClient, isRetryableStatus } from "@kikitori/shared/openai";
+import { APIError, type OpenAI } from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { checkSummary, checkTitles, describeFailure, lengthBounds } from "./checks.ts";
-import type { SummaryInput, TextEngine, TitlesInput, TitlesOutput } from "./engine.ts";
-import { detectLanguage, languageName } from "./lang.ts";
+import type { SummaryInput, TextEngine, TitlesInput, TitlesOutput } from "./port.ts";
 
 export interface OpenAiEngineOptions {
   apiKey: string;
@@ -47,10 +48,10 @@ export class OpenAiTextEngine implements TextEngine {
     this.name = `openai:${opts.model}`.slice(0, 64);
     this.client =
       opts.client ??
-      new OpenAI({
+      createOpenAiClient({
         apiKey: opts.apiKey,
         baseURL: opts.baseURL,
-        timeout: opts.timeoutMs ?? 90_000,
+        timeoutMs: opts.timeoutMs ?? 90_000,
         // Transport retries stay small: the job itself is retried by the queue.
         maxRetries: 1,
       });
@@ -204,11 +205,9 @@ export class OpenAiTextEngine implements TextEngine {
     } catch (err) {
       if (err instanceof AppError) throw err;
       // Bad requests and credentials will not get better by retrying; rate limits, 5xx and network faults may.
-      const status = err instanceof OpenAI.APIError ? err.status : undefined;
-      const permanent =
-        status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429;
+      const status = err instanceof APIError ? err.status : undefined;
       throw new AppError("GENERATION_FAILED", "The language model could not be reached.", {
-        retryable: !permanent,
+        retryable: isRetryableStatus(status),
         cause: err,
         details: { status },
       });

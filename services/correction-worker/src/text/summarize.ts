@@ -6,10 +6,17 @@
  * words, and by characters only as a last resort, never inside a required phrase).
  */
 import { charCount, nonEmptyPhrases } from "@kikitori/shared";
+import {
+  detectLanguage,
+  type Span,
+  sentenceJoiner,
+  splitSentences,
+  tokenize,
+  wordBoundaries,
+} from "@kikitori/shared/language";
 import { lengthBounds } from "./checks.ts";
-import { detectLanguage, isSpaceless } from "./lang.ts";
+import { findSpeakerLabels } from "./labels.ts";
 import { textRank } from "./rank.ts";
-import { type Span, speakerLabels, splitSentences, tokenize, wordBoundaries } from "./segment.ts";
 
 export interface SummaryRequest {
   text: string;
@@ -96,10 +103,10 @@ class Summarizer {
   constructor(req: SummaryRequest) {
     this.text = req.text;
     this.lang = detectLanguage(req.text, req.language);
-    this.joiner = isSpaceless(this.lang) ? "" : " ";
+    this.joiner = sentenceJoiner(this.lang);
     this.sentences = splitSentences(req.text, this.lang);
     this.lengths = this.sentences.map((s) => charCount(s.text));
-    this.labels = speakerLabels(req.text);
+    this.labels = findSpeakerLabels(req.text);
     const terms = this.sentences.map((s) => {
       // Speaker labels ("Interviewer:", "佐藤：") repeat on every line: they say nothing about content.
       const label = this.labels.get(this.lineStart(s.start));

@@ -6,9 +6,9 @@
  * terms (put into the titles), and the styles "question", "short" and "list/numbered".
  */
 import { charCount, headingBlocks, textLines } from "@kikitori/shared";
+import { detectLanguage, spacingOf, splitSentences, tokenize, wordBoundaries } from "@kikitori/shared/language";
 import { documentWordFreq, type KeyPhrase, keyPhrases, overlaps, topKeyPhrases } from "./keyphrases.ts";
-import { detectLanguage, isSpaceless } from "./lang.ts";
-import { speakerLabels, splitSentences, tokenize, wordBoundaries } from "./segment.ts";
+import { findSpeakerLabels } from "./labels.ts";
 
 export interface TitlesRequest {
   text: string;
@@ -231,7 +231,8 @@ export function parseSteering(prompt: string, lang: string): Steering {
 }
 
 function capitalise(s: string, lang: string): string {
-  if (isSpaceless(lang)) return s;
+  // Japanese and Chinese titles stay as written (a Latin word in them keeps its case: "iPhone").
+  if (spacingOf(lang) === "none") return s;
   return s.replace(/^\p{Ll}/u, (c) => c.toLocaleUpperCase(lang));
 }
 
@@ -246,7 +247,7 @@ function slotsOf(pattern: string): string[] {
 /** The interviewee's name when the text is an interview with speaker labels. */
 function guestName(text: string): string | null {
   const counts = new Map<string, number>();
-  for (const l of speakerLabels(text).values()) counts.set(l.name, (counts.get(l.name) ?? 0) + 1);
+  for (const l of findSpeakerLabels(text).values()) counts.set(l.name, (counts.get(l.name) ?? 0) + 1);
   if (counts.size < 2) return null;
   const guests = [...counts.entries()].filter(([name]) => !INTERVIEWER.test(name)).sort((a, b) => b[1] - a[1]);
   if (guests.length !== 1 && !(guests.length > 1 && guests[0][1] > guests[1][1] * 2)) return null;

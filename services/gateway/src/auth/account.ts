@@ -11,14 +11,20 @@
  * e-mail (AuthService.deleteAccount).
  */
 import {
+  type Account,
   AppError,
-  EMAIL_MAX,
+  accountExportSchema,
+  accountSchema,
+  emailChangeConfirmResponseSchema,
+  emailChangeResponseSchema,
   emailSchema,
   type Language,
   languageSchema,
   newPasswordSchema,
+  type PaymentRow,
   pageUrl,
   passwordSchema,
+  paymentsResponseSchema,
   sessionSchema,
 } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
@@ -46,32 +52,6 @@ export interface AccountDeps {
   now?: () => Date;
 }
 
-export const accountSchema = z.object({
-  uid: z.string(),
-  email: z.string(),
-  emailVerified: z.boolean(),
-  language: z.string(),
-  plan: z.string(),
-  pendingPlan: z.string().nullable(),
-  resetDate: z.string(),
-  createdAt: z.string(),
-});
-
-export const paymentRowSchema = z.object({
-  id: z.string(),
-  date: z.string(),
-  kind: z.string(),
-  fromPlan: z.string(),
-  plan: z.string(),
-  /** Major units (dollars; yen). */
-  amount: z.number(),
-  currency: z.string(),
-  status: z.string(),
-  card: z.string().nullable(),
-  periodStart: z.string(),
-  periodEnd: z.string(),
-});
-
 /** Currencies without minor units (the billing service stores whole yen). */
 const ZERO_DECIMAL = new Set(["JPY", "KRW", "VND"]);
 export function toMajorUnits(amount: number, currency: string): number {
@@ -98,7 +78,7 @@ export class AccountService {
     }
   }
 
-  async account(uid: string): Promise<z.infer<typeof accountSchema>> {
+  async account(uid: string): Promise<Account> {
     const u = await this.user(uid);
     return {
       uid: u.id,
@@ -197,7 +177,7 @@ export class AccountService {
     return { email: newEmail };
   }
 
-  async payments(uid: string): Promise<Array<z.infer<typeof paymentRowSchema>>> {
+  async payments(uid: string): Promise<PaymentRow[]> {
     const rows = await this.d.db.payment.findMany({
       where: { userId: uid, status: { in: ["succeeded", "failed", "refunded"] } },
       orderBy: { createdAt: "desc" },
@@ -327,7 +307,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         summary: "Ask to change the e-mail: a confirmation link goes to the new address (202)",
         security,
         body: z.object({ password: passwordSchema, newEmail: emailSchema, language: languageSchema.default("en") }),
-        response: { 202: z.object({ pendingEmail: z.string() }), ...errorResponses(400, 401, 403, 404, 409, 429) },
+        response: { 202: emailChangeResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
     async (req, reply) => {
@@ -345,7 +325,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         tags,
         summary: "Confirm a new e-mail address with the token from the link (every login ends)",
         body: z.object({ token: z.string().min(16).max(4096) }),
-        response: { 200: z.object({ email: z.string().max(EMAIL_MAX) }), ...errorResponses(400, 409, 429) },
+        response: { 200: emailChangeConfirmResponseSchema, ...errorResponses(400, 409, 429) },
       },
     },
     async (req) => account.confirmEmailChange(req.body.token),
@@ -359,7 +339,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         tags,
         summary: "Billing history: the account's payments, newest first",
         security,
-        response: { 200: z.object({ payments: z.array(paymentRowSchema) }), ...errorResponses(401) },
+        response: { 200: paymentsResponseSchema, ...errorResponses(401) },
       },
     },
     async (req) => ({ payments: await account.payments(assertUid(req, undefined)) }),
@@ -373,7 +353,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         tags,
         summary: "Download everything stored about the account (JSON)",
         security,
-        response: { 200: z.record(z.string(), z.unknown()), ...errorResponses(401, 404) },
+        response: { 200: accountExportSchema, ...errorResponses(401, 404) },
       },
     },
     async (req, reply) => {

@@ -10,6 +10,7 @@ import {
   isRtlLanguage,
   isUuid,
   type JobSpeaker,
+  jobTextLanguage,
   renderExport,
   type TranscriptSegment,
 } from "@kikitori/shared";
@@ -21,6 +22,7 @@ import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
+import { jobTitle } from "./snapshot.ts";
 
 /** A Word document of the blocks: a title, then one paragraph per turn, right to left where the language is. */
 export async function docxOf(title: string, blocks: ExportBlock[], language: string): Promise<Buffer> {
@@ -92,9 +94,9 @@ export const exportRoutes: FastifyPluginAsyncZod<{ db: Db; signer: TokenSigner }
         throw new AppError("JOB_NOT_READY", "Subtitles need a timed transcript, which this job does not have");
       }
       const labels = speakerLabels(job.language);
-      const language = job.detectedLanguage ?? (job.audioLanguage === "auto" ? job.language : job.audioLanguage);
+      const language = jobTextLanguage(job);
       const src: ExportSource = {
-        title: job.originalName,
+        title: jobTitle(job),
         language,
         speakers: Array.isArray(job.speakers) ? (job.speakers as JobSpeaker[]) : [],
         segments,
@@ -102,7 +104,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ db: Db; signer: TokenSigner }
         transcript: job.transcription,
         speakerLabel: (n) => fill(labels.other, { n }),
       };
-      const name = exportFileName(job.originalName, text, format);
+      const name = exportFileName(jobTitle(job), text, format);
       const body =
         format === "docx"
           ? await docxOf(src.title, exportBlocks(src, text), language)

@@ -1,15 +1,6 @@
-import {
-  AppError,
-  correctionJobSchema,
-  isUuid,
-  type PlanName,
-  type PlanQuota,
-  QUEUES,
-  transcriptionJobSchema,
-  transcriptionSnapshotSchema,
-} from "@kikitori/shared";
+import { AppError, isUuid, type PlanName, type PlanQuota, QUEUES, transcriptionSnapshotSchema } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
-import { createQueue, type ObjectStore, type Redis, secondsLeft } from "@kikitori/shared/server";
+import { type JobQueues, type ObjectStore, secondsLeft } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
@@ -19,8 +10,8 @@ import { isAudioExpired, toSnapshot } from "./snapshot.ts";
 
 export interface ManageRoutesOptions {
   db: Db;
-  redis: Redis;
-  redisPrefix: string;
+  /** The gateway's queues (services/shared/src/jobs.ts): a retry enqueues through them. */
+  jobs: Pick<JobQueues, "enqueue">;
   store: ObjectStore;
   signer: TokenSigner;
   quotas: Record<PlanName, PlanQuota>;
@@ -30,11 +21,6 @@ export interface ManageRoutesOptions {
 export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (app, opts) => {
   const { db, store } = opts;
   const guard = requireAuth(opts.signer);
-  const transcription = createQueue(QUEUES.transcription, opts.redis, opts.redisPrefix);
-  const correction = createQueue(QUEUES.correction, opts.redis, opts.redisPrefix);
-  app.addHook("onClose", async () => {
-    await Promise.all([transcription.close(), correction.close()]);
-  });
   const params = z.object({ jobId: z.string().max(64) });
   const findOwnJob = (uid: string, jobId: string) =>
     isUuid(jobId) ? db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
@@ -109,20 +95,17 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
       // A fresh BullMQ id: the failed run's id is still in the queue's failed set.
       const runId = `${job.id}-retry-${Date.now()}`;
       if (atCorrection) {
-        await correction.add(
+        await opts.jobs.enqueue(
+          QUEUES.correction,
           "correct",
-          correctionJobSchema.parse({ jobId: job.id, userId: uid, correlationId: job.correlationId }),
+          { jobId: job.id, userId: uid, correlationId: job.correlationId },
           { jobId: runId },
         );
       } else {
-        await transcription.add(
+        await opts.jobs.enqueue(
+          QUEUES.transcription,
           "transcribe",
-          transcriptionJobSchema.parse({
-            jobId: job.id,
-            userId: uid,
-            audioKey: job.audioKey,
-            correlationId: job.correlationId,
-          }),
+          { jobId: job.id, userId: uid, audioKey: job.audioKey, correlationId: job.correlationId },
           { jobId: runId },
         );
       }

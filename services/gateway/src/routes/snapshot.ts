@@ -3,6 +3,9 @@ import type { Prisma } from "@kikitori/shared/db";
 
 type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
 
+/** The name shown for a job: its title, else the uploaded file's name. */
+export const jobTitle = (job: Pick<JobRow, "title" | "originalName">) => job.title ?? job.originalName;
+
 /** Where the job's audio is played from (GET /api/audio/{id}). */
 export const audioFileUrl = (jobId: string) => `/api/audio/${jobId}`;
 
@@ -32,6 +35,9 @@ export function toSnapshot(job: JobRow, now = new Date(), live: TranscriptSegmen
     characterCount: charCount(text),
     durationSeconds: job.durationSeconds,
     originalName: job.originalName,
+    title: jobTitle(job),
+    version: job.version,
+    editedAt: job.editedAt?.toISOString() ?? null,
     model: job.model as TranscriptionSnapshot["model"],
     interviewer: job.interviewer,
     interviewee: job.interviewee,

@@ -1,19 +1,13 @@
+import { type AppConfig, appConfigSchema } from "@kikitori/shared";
 import { type Check, readiness } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 
 export interface SystemRoutesOptions {
   checks: Record<string, Check>;
   /** Checks that do not make the gateway unready (see readiness()). */
   optionalChecks: readonly string[];
   isShuttingDown: () => boolean;
-  publicConfig: {
-    appName: string;
-    howToUseUrl: string;
-    contactUrl: string;
-    termsUrl: string;
-    privacyUrl: string;
-  };
+  publicConfig: AppConfig;
 }
 
 export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, opts) => {
@@ -38,15 +32,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
       schema: {
         tags: ["system"],
         summary: "Public runtime settings for the web app",
-        response: {
-          200: z.object({
-            appName: z.string(),
-            howToUseUrl: z.string(),
-            contactUrl: z.string(),
-            termsUrl: z.string(),
-            privacyUrl: z.string(),
-          }),
-        },
+        response: { 200: appConfigSchema },
       },
     },
     async () => opts.publicConfig,

@@ -1,153 +1,51 @@
-import { randomUUID } from "node:crypto";
 import {
   AppError,
   charCount,
   checkSummaryRequest,
   checkTitlesRequest,
-  DEFAULT_LANGUAGE,
-  ERROR_CODES,
-  type ErrorCode,
-  isSupportedLanguage,
   nonEmptyPhrases,
-  type PlanName,
-  type PlanQuota,
-  pageUrl,
   phrasesMissingFrom,
-  QUEUES,
   type SummaryResult,
   summarizeBodySchema,
   summarizeResponseSchema,
-  type TextJob,
   type TextRuleViolation,
   type TitlesResult,
-  textJobSchema,
   titlesBodySchema,
   titlesResponseSchema,
 } from "@kikitori/shared";
-import type { Db } from "@kikitori/shared/db";
-import {
-  createQueue,
-  createQueueEvents,
-  failTextRun,
-  type Job,
-  type ObjectStore,
-  type Redis,
-  releaseCount,
-  reserveCount,
-  TEXT_RUN_STATUS,
-  textInputKey,
-} from "@kikitori/shared/server";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
+import type { TextKind, TextRunService } from "../usecases/text-run.ts";
 
 export interface TextRouteOptions {
-  db: Db;
-  store: ObjectStore;
   signer: TokenSigner;
-  /** Producer connection (enqueueing); the job events get their own connection from its options. */
-  redis: Redis;
-  redisPrefix: string;
-  quotas: Record<PlanName, PlanQuota>;
-  timeoutMs: number;
-  publicUrl: string;
-  contactUrl: string;
+  /** Quota, run, queue and wait (services/gateway/src/usecases/text-run.ts). */
+  textRuns: TextRunService;
 }
 
-type Kind = TextJob["kind"];
-
 /**
- * POST /api/summary/summarize and POST /api/generate-titles-and-headings. The gateway checks the
- * request (one error code per rule of spec section 5), reserves one run of the month's quota, stores
- * the input and enqueues a QUEUES.text job; a worker generates, and the gateway waits for the job's
- * result. A failed or timed-out run gives the reservation back, so only results are charged.
+ * POST /api/summary/summarize and POST /api/generate-titles-and-headings. The route checks the
+ * request (one error code per rule, services/shared/src/text.ts) and who asks; the text-run use case
+ * reserves one run of the month's quota, stores the input, queues the job, waits for the worker's
+ * result, and gives the reservation back when the run fails or times out.
  */
 export const textRoutes: FastifyPluginAsyncZod<TextRouteOptions> = async (app, opts) => {
-  const { db, store, quotas } = opts;
-  const queue = createQueue(QUEUES.text, opts.redis, opts.redisPrefix);
-  // QueueEvents reads a Redis stream with blocking calls: it needs a connection of its own.
-  const events = createQueueEvents(QUEUES.text, opts.redis, opts.redisPrefix);
-  events.on("error", (err) => app.log.warn({ err: err.message }, "text queue events error"));
-  app.addHook("onClose", async () => {
-    await events.close();
-    await queue.close();
-  });
-  // Listen before the first request (events before the listener starts would be missed), without
-  // holding the gateway's start hostage to Redis.
-  await Promise.race([events.waitUntilReady(), new Promise((r) => setTimeout(r, 5_000).unref())]).catch((err) =>
-    app.log.warn({ err }, "text queue events not ready yet"),
-  );
-
   const rejectIf = (v: TextRuleViolation | null) => {
     if (v) throw new AppError(v.code, v.message, { details: v.details });
   };
 
-  const planLink = (language?: string) => {
-    const lang = language && isSupportedLanguage(language) ? language : DEFAULT_LANGUAGE;
-    return pageUrl(opts.publicUrl, lang, "upgradePlan");
-  };
-
-  async function run(
+  const run = (
     req: FastifyRequest,
     uid: string,
-    kind: Kind,
+    kind: TextKind,
     input: object,
     inputChars: number,
     language?: string,
-  ): Promise<SummaryResult | TitlesResult> {
-    if (!(await reserveCount(db, uid, kind, quotas))) {
-      throw new AppError(
-        "QUOTA_EXCEEDED",
-        kind === "summary"
-          ? "This month's summaries are used up. Upgrade your plan to continue."
-          : "This month's title and heading generations are used up. Upgrade your plan to continue.",
-        { link: planLink(language) },
-      );
-    }
-    const runId = randomUUID();
-    const inputKey = textInputKey(uid, runId);
-    let job: Job;
-    try {
-      await db.textRun.create({ data: { id: runId, userId: uid, kind, status: TEXT_RUN_STATUS.running, inputChars } });
-    } catch (err) {
-      await releaseCount(db, uid, kind);
-      throw err;
-    }
-    try {
-      const body = Buffer.from(JSON.stringify(input), "utf8");
-      await store.put(inputKey, body, body.length, "application/json");
-      const payload = textJobSchema.parse({ runId, userId: uid, kind, inputKey, correlationId: req.id });
-      // Retried once on a passing fault; a bad answer is retried inside the engine, not here.
-      job = await queue.add(kind, payload, { jobId: runId, attempts: 2, backoff: { type: "fixed", delay: 1000 } });
-    } catch (err) {
-      await failTextRun(db, runId, "failed", "SERVICE_UNAVAILABLE");
-      req.log.error({ err, runId }, "text job could not be enqueued");
-      throw new AppError("SERVICE_UNAVAILABLE", "The service is temporarily unavailable. Please try again shortly.");
-    }
-
-    try {
-      return (await job.waitUntilFinished(events, opts.timeoutMs)) as SummaryResult | TitlesResult;
-    } catch (err) {
-      const timedOut = err instanceof Error && /timed out before finishing/.test(err.message);
-      if (timedOut) {
-        // Stop waiting: end the run (the quota goes back). A result arriving later is dropped.
-        if (await failTextRun(db, runId, "timed_out", "GENERATION_TIMEOUT", opts.timeoutMs)) {
-          await job.remove().catch(() => undefined);
-          throw new AppError("GENERATION_TIMEOUT", "Generation took too long. Please try again.", {
-            link: opts.contactUrl,
-          });
-        }
-      } else {
-        // The worker normally ends the run itself; make sure the reservation is given back anyway.
-        await failTextRun(db, runId, "failed", "GENERATION_FAILED");
-      }
-      const row = await db.textRun.findUnique({ where: { id: runId } });
-      if (row?.status === TEXT_RUN_STATUS.succeeded && row.result) return row.result as unknown as SummaryResult;
-      throw failureError(row?.errorCode, err, kind, opts.contactUrl);
-    }
-  }
+  ) =>
+    opts.textRuns.run({ userId: uid, kind, input, inputChars, language, correlationId: String(req.id), log: req.log });
 
   app.post(
     "/summary/summarize",
@@ -212,14 +110,3 @@ export const textRoutes: FastifyPluginAsyncZod<TextRouteOptions> = async (app, o
     },
   );
 };
-
-/** The error a failed run answers with: the worker's code when it is one of ours, else GENERATION_FAILED. */
-function failureError(code: string | null | undefined, err: unknown, kind: Kind, contactUrl: string): AppError {
-  const known = code && code in ERROR_CODES ? (code as ErrorCode) : null;
-  const fallback = kind === "summary" ? "Failed to generate the summary." : "Failed to generate titles and headings.";
-  if (known && known !== "INTERNAL" && known !== "GENERATION_FAILED") {
-    const message = err instanceof Error && err.message ? err.message : fallback;
-    return new AppError(known, message, known === "SERVICE_UNAVAILABLE" ? {} : { link: contactUrl });
-  }
-  return new AppError("GENERATION_FAILED", fallback, { link: contactUrl });
-}

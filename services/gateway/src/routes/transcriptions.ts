@@ -1,28 +1,14 @@
-import { randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   AppError,
-  applySpeakerRename,
   isUuid,
-  type JobSpeaker,
-  type Language,
   MAX_UPLOAD_BYTES,
-  matchLanguage,
-  normalizeLanguage,
-  type PlanName,
-  type PlanQuota,
-  pageUrl,
-  QUEUES,
-  relabelText,
-  renameSpeakersSchema,
-  speechRefuses,
   speechStatusSchema,
   type TranscriptSegment,
-  transcriptionJobSchema,
   transcriptionListQuerySchema,
   transcriptionListSchema,
   transcriptionSnapshotSchema,
@@ -30,48 +16,34 @@ import {
   uploadResponseSchema,
 } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
-import {
-  createQueue,
-  decodedSeconds,
-  mimeOf,
-  type ObjectStore,
-  probeAudio,
-  publishProgress,
-  type Redis,
-  readSpeechStatus,
-  secondsLeft,
-  sniffAudioFormat,
-} from "@kikitori/shared/server";
+import { type ObjectStore, type Redis, readSpeechStatus } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
 import { hasUnstorableChars } from "../input.ts";
-import { audioFileUrl, isAudioExpired, toSnapshot } from "./snapshot.ts";
-import { assertMultipartBoundary, BodyWatch, Semaphore, UploadSlots } from "./upload-guards.ts";
+import { DECODE_WAIT_MS, type UploadService } from "../usecases/upload.ts";
+import { searchJobs } from "../workspace/search.ts";
+import { isAudioExpired, toSnapshot } from "./snapshot.ts";
+import { assertMultipartBoundary, BodyWatch, UploadSlots } from "./upload-guards.ts";
 
 export interface TranscriptionRoutesOptions {
   db: Db;
   redis: Redis;
   store: ObjectStore;
   signer: TokenSigner;
-  quotas: Record<PlanName, PlanQuota>;
   redisPrefix: string;
-  retentionDays: number;
-  publicUrl: string;
   tmpDir: string;
-  /** Upload bounds (issue #14): body idle/total time, uploads in flight per user, decodes per gateway. */
+  /** Upload bounds (issue #14): body idle/total time, uploads in flight per user. */
   uploadLimits?: {
     idleMs: number;
     totalMs: number;
     perUser: number;
-    decodesPerGateway: number;
   };
+  /** Checks, stores and queues an uploaded recording (services/gateway/src/usecases/upload.ts). */
+  uploads: UploadService;
 }
-
-/** How long an upload waits for a decode slot of its gateway before a 503. */
-const DECODE_WAIT_MS = 60_000;
 
 const HEAD_BYTES = 4096;
 
@@ -98,20 +70,14 @@ function headCapture(): Transform & { head: () => Buffer } {
 export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptions> = async (app, opts) => {
   const { db, store } = opts;
   const guard = requireAuth(opts.signer);
-  const queue = createQueue(QUEUES.transcription, opts.redis, opts.redisPrefix);
-  const limits = opts.uploadLimits ?? { idleMs: 30_000, totalMs: 600_000, perUser: 2, decodesPerGateway: 2 };
+  const limits = opts.uploadLimits ?? { idleMs: 30_000, totalMs: 600_000, perUser: 2 };
   const slots = new UploadSlots(
     opts.redis,
     opts.redisPrefix,
     limits.perUser,
     Math.ceil(limits.totalMs / 1000) + DECODE_WAIT_MS / 1000 + 300,
   );
-  const decodes = new Semaphore(limits.decodesPerGateway);
-  app.addHook("onClose", async () => {
-    await queue.close();
-  });
   const tags = ["transcription"];
-  const planLink = (lang: Language) => pageUrl(opts.publicUrl, lang, "upgradePlan");
   /** The user's own job, or null (also for an id that is not a UUID, so nothing leaks). */
   const findOwnJob = (uid: string, jobId: string) =>
     isUuid(jobId) ? db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
@@ -205,94 +171,16 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
             { details: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) },
           );
         }
-        if (!fileInfo) throw new AppError("FILE_MISSING", "No audio file was sent (field 'file')");
-        if (fileInfo.bytes === 0) throw new AppError("FILE_EMPTY", "The audio file is empty");
-        // The engine must hear the language (a start-time fact the workers publish): refuse before any decoding.
-        const speech = await readSpeechStatus(opts.redis, opts.redisPrefix);
-        if (speechRefuses(speech, parsed.data.language)) {
-          throw new AppError(
-            "TRANSCRIPTION_LANGUAGE_UNSUPPORTED",
-            `The speech engine in use (${speech.engine}) only transcribes ${[speech.languages].flat().join(", ")}, not "${parsed.data.language}". ${speech.notice ? `${speech.notice.reason} Set ${speech.notice.setting} to transcribe every language.` : ""}`.trim(),
-          );
-        }
-
-        // 2. Recognise the audio from its bytes and read its duration from the header (ffprobe);
-        // 3. the minutes left must cover it, settled before any decoding; 4. then make sure it really
-        // decodes, reading no further than the minutes left (a header may claim less than there is).
-        const format = sniffAudioFormat(fileInfo.head);
-        if (!format) throw new AppError("UNSUPPORTED_AUDIO", "The file is not MP3, WAV, OGG, FLAC or AAC audio");
-        const fields2 = parsed.data;
-        const lang = normalizeLanguage(fields2.uiLanguage ?? matchLanguage(fields2.language));
-        const left = await secondsLeft(db, uid, opts.quotas);
-        const overQuota = (seconds: number) =>
-          new AppError(
-            "QUOTA_EXCEEDED",
-            `This recording is ${Math.ceil(seconds / 60)} min long, but only ${Math.floor(left / 60)} min are left this month`,
-            { link: planLink(lang) },
-          );
-        const releaseDecode = await decodes.acquire(DECODE_WAIT_MS);
-        let decoded: number;
-        try {
-          const probe = await probeAudio(tmpFile);
-          if (!probe) throw new AppError("UNSUPPORTED_AUDIO", "The audio could not be read");
-          if (left < Math.ceil(probe.durationSeconds)) throw overQuota(probe.durationSeconds);
-          decoded = await decodedSeconds(tmpFile, left + 1);
-          if (decoded < 0.5 || decoded < probe.durationSeconds * 0.5) {
-            throw new AppError("UNSUPPORTED_AUDIO", "The audio is damaged or incomplete and could not be decoded");
-          }
-        } finally {
-          releaseDecode();
-        }
-        const duration = decoded;
-        if (left < Math.ceil(duration)) throw overQuota(duration);
-
-        // 4. Store under a per-user key, record the job, enqueue the key, tell the user's sockets.
-        const jobId = randomUUID();
-        const audioKey = `users/${uid}/audio/${jobId}.${format}`;
-        await store.put(audioKey, createReadStream(tmpFile), fileInfo.bytes, mimeOf(format)).catch(async (err) => {
-          // Nothing half-written stays behind (a PUT cut mid-way), and the answer says "try again".
-          await store.remove(audioKey).catch(() => undefined);
-          throw new AppError("SERVICE_UNAVAILABLE", "The file store is unavailable right now; please try again", {
-            cause: err,
-          });
-        });
-        const correlationId = String(req.id);
-        // No job row, no object: a failed insert takes the stored audio back out.
-        await db.transcriptionJob
-          .create({
-            data: {
-              id: jobId,
-              userId: uid,
-              correlationId,
-              audioKey,
-              audioMime: mimeOf(format),
-              audioFormat: format,
-              audioBytes: fileInfo.bytes,
-              durationSeconds: duration,
-              originalName: fileInfo.name.slice(0, 255),
-              model: fields2.model,
-              interviewer: fields2.interviewer,
-              interviewee: fields2.interviewee,
-              tone: fields2.tone,
-              interviewExample: fields2.interviewExample,
-              language: lang,
-              audioLanguage: fields2.language,
-              speakerCount: fields2.speakers,
-              audioExpiresAt: new Date(Date.now() + opts.retentionDays * 86_400_000),
-            },
-          })
-          .catch(async (err) => {
-            await store.remove(audioKey).catch(() => undefined);
-            throw err;
-          });
-        const payload = transcriptionJobSchema.parse({ jobId, userId: uid, audioKey, correlationId });
-        await queue.add("transcribe", payload, { jobId });
-        await publishProgress(opts.redis, opts.redisPrefix, {
+        // 2. The use case: checks, stores, records and queues the recording, and tells the user's sockets.
+        const accepted = await opts.uploads.accept({
           userId: uid,
-          correlationId,
-          event: { jobId, status: "File uploaded", audioFileUrl: audioFileUrl(jobId) },
-        }).catch((err) => req.log.warn({ err }, "could not publish File uploaded"));
-        req.log.info({ jobId, bytes: fileInfo.bytes, format, duration }, "upload accepted");
+          fields: parsed.data,
+          file: fileInfo && { path: tmpFile, ...fileInfo },
+          correlationId: String(req.id),
+          log: req.log,
+        });
+        const { jobId, bytes, format, durationSeconds: duration } = accepted;
+        req.log.info({ jobId, bytes, format, duration }, "upload accepted");
         return reply.code(202).send({ message: "File uploaded", jobId });
       } finally {
         // The body may still be arriving (a timed-out upload): its temp folder and the user's slot go
@@ -326,46 +214,6 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     },
   );
 
-  app.patch(
-    "/transcriptions/:jobId/speakers",
-    {
-      onRequest: guard,
-      schema: {
-        tags,
-        summary:
-          "Rename speakers (by id, as in the segments) and/or swap interviewer and interviewee; the interview text follows",
-        security: [{ bearer: [] }],
-        params: z.object({ jobId: z.string().max(64) }),
-        body: renameSpeakersSchema,
-        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409) },
-      },
-    },
-    async (req) => {
-      const uid = assertUid(req, undefined);
-      const job = await findOwnJob(uid, req.params.jobId);
-      if (!job) throw new AppError("NOT_FOUND", "No such transcription");
-      const speakers = Array.isArray(job.speakers) ? (job.speakers as JobSpeaker[]) : [];
-      if (speakers.length === 0 || job.rewrittenText === null) {
-        throw new AppError("JOB_NOT_READY", "The speakers are named once the interview text is written");
-      }
-      let change: ReturnType<typeof applySpeakerRename>;
-      try {
-        change = applySpeakerRename(speakers, req.body);
-      } catch (err) {
-        throw new AppError("VALIDATION_FAILED", (err as Error).message);
-      }
-      // Only if nobody changed the text meanwhile (the row's updatedAt is the version).
-      const updated = await db.transcriptionJob.updateMany({
-        where: { id: job.id, updatedAt: job.updatedAt },
-        data: { speakers: change.speakers, rewrittenText: relabelText(job.rewrittenText, change.renames) },
-      });
-      if (updated.count !== 1) throw new AppError("JOB_NOT_READY", "The job changed meanwhile; try again");
-      const fresh = await findOwnJob(uid, job.id);
-      if (!fresh) throw new AppError("NOT_FOUND", "No such transcription");
-      return toSnapshot(fresh);
-    },
-  );
-
   app.get(
     "/transcriptions",
     {
@@ -373,7 +221,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       schema: {
         tags,
         summary:
-          "The user's transcriptions, newest first; `q` finds words in the file name, the transcript and the interview text (any language, also without spaces: ja, zh)",
+          "The user's transcriptions, a page at a time: `q` finds words in the title, the file name, the transcript and the interview text (full-text search, and substrings for text without spaces: ja, zh); `sort` newest (default), oldest, title, longest or relevance (default with `q`)",
         security: [{ bearer: [] }],
         querystring: transcriptionListQuerySchema,
         response: { 200: transcriptionListSchema, ...errorResponses(400, 401) },
@@ -381,18 +229,15 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     },
     async (req) => {
       const uid = assertUid(req, undefined);
-      const { limit, page, q } = req.query;
-      // Substring match, case-insensitive: works for words of any script, with or without spaces.
-      const like = q ? { contains: q, mode: "insensitive" as const } : undefined;
-      const where = {
-        userId: uid,
-        ...(like ? { OR: [{ originalName: like }, { transcription: like }, { rewrittenText: like }] } : {}),
-      };
-      const [jobs, total] = await Promise.all([
-        db.transcriptionJob.findMany({ where, orderBy: { createdAt: "desc" }, take: limit, skip: (page - 1) * limit }),
-        db.transcriptionJob.count({ where }),
-      ]);
-      return { jobs: jobs.map((j) => toSnapshot(j)), total, page, pageSize: limit };
+      const { limit, page, q, sort } = req.query;
+      const { ids, total } = await searchJobs(db, { userId: uid, q, sort, page, limit });
+      const rows = ids.length ? await db.transcriptionJob.findMany({ where: { id: { in: ids } } }) : [];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const jobs = ids.flatMap((id) => {
+        const job = byId.get(id);
+        return job ? [toSnapshot(job)] : [];
+      });
+      return { jobs, total, page, pageSize: limit };
     },
   );
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { DEFAULT_QUOTAS, PLANS, type PlanName, type PlanQuota } from "../plans.ts";
+import { PLAN_CATALOGUE, type PlanCatalogue, type PlanName, type PlanQuota, planSettingKey } from "../plans.ts";
 
 /**
  * Config is read from the environment once, at boot, through a zod schema; a bad or missing value
@@ -163,13 +163,21 @@ export const mailEnv = {
   MAIL_DIR: z.string().default("var/mail"),
 };
 
-function planEnv() {
+/** The setting names of a plan's quotas, PLAN_<PLAN>_{MINUTES,SUMMARIES,TITLE_RUNS}. */
+function quotaSettings(plan: string): Record<keyof PlanQuota, string> {
+  const P = planSettingKey(plan);
+  return { maxMinutes: `PLAN_${P}_MINUTES`, maxSummaries: `PLAN_${P}_SUMMARIES`, maxTitleRuns: `PLAN_${P}_TITLE_RUNS` };
+}
+
+/** The quota variables of every plan of the catalogue, with the catalogue's defaults. */
+export function planEnv(plans: PlanCatalogue = PLAN_CATALOGUE) {
   const shape: Record<string, z.ZodType> = {};
-  for (const plan of PLANS) {
-    const q = DEFAULT_QUOTAS[plan];
-    shape[`PLAN_${plan.toUpperCase()}_MINUTES`] = envInt(q.maxMinutes, 0);
-    shape[`PLAN_${plan.toUpperCase()}_SUMMARIES`] = envInt(q.maxSummaries, 0);
-    shape[`PLAN_${plan.toUpperCase()}_TITLE_RUNS`] = envInt(q.maxTitleRuns, 0);
+  for (const plan of plans.names) {
+    const q = plans.entry(plan).quotas;
+    const names = quotaSettings(plan);
+    shape[names.maxMinutes] = envInt(q.maxMinutes, 0);
+    shape[names.maxSummaries] = envInt(q.maxSummaries, 0);
+    shape[names.maxTitleRuns] = envInt(q.maxTitleRuns, 0);
   }
   return shape as Record<string, z.ZodDefault<z.ZodCoercedNumber>>;
 }
@@ -189,14 +197,19 @@ export type CommonConfig = {
   S3_REGION: string;
 } & Record<string, unknown>;
 
-export function quotasFromConfig(cfg: Record<string, unknown>): Record<PlanName, PlanQuota> {
-  const out = {} as Record<PlanName, PlanQuota>;
-  for (const plan of PLANS) {
-    const P = plan.toUpperCase();
+/** Every plan's quotas from a parsed config (planEnv's variables), over the catalogue's defaults. */
+export function quotasFromConfig<N extends string = PlanName>(
+  cfg: Record<string, unknown>,
+  plans: PlanCatalogue<N> = PLAN_CATALOGUE as PlanCatalogue as PlanCatalogue<N>,
+): Record<N, PlanQuota> {
+  const out = {} as Record<N, PlanQuota>;
+  for (const plan of plans.names) {
+    const names = quotaSettings(plan);
+    const q = plans.entry(plan).quotas;
     out[plan] = {
-      maxMinutes: Number(cfg[`PLAN_${P}_MINUTES`] ?? DEFAULT_QUOTAS[plan].maxMinutes),
-      maxSummaries: Number(cfg[`PLAN_${P}_SUMMARIES`] ?? DEFAULT_QUOTAS[plan].maxSummaries),
-      maxTitleRuns: Number(cfg[`PLAN_${P}_TITLE_RUNS`] ?? DEFAULT_QUOTAS[plan].maxTitleRuns),
+      maxMinutes: Number(cfg[names.maxMinutes] ?? q.maxMinutes),
+      maxSummaries: Number(cfg[names.maxSummaries] ?? q.maxSummaries),
+      maxTitleRuns: Number(cfg[names.maxTitleRuns] ?? q.maxTitleRuns),
     };
   }
   return out;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors.ts";
-import type { PlanName, PlanQuota } from "../plans.ts";
+import { type PlanName, type PlanQuota, planQuota } from "../plans.ts";
 import type { Db } from "./db.ts";
 import { dueChanges, RESET_SNAPSHOT, resetUser } from "./reset.ts";
 
@@ -39,9 +39,18 @@ const COLUMN: Record<CountKind, "summaries_used" | "title_runs_used"> = {
 const LIMIT: Record<CountKind, keyof PlanQuota> = { summary: "maxSummaries", titles: "maxTitleRuns" };
 
 /**
- * Reserves one summary or title run: increments the counter only while it is below the plan's
- * limit, in a single UPDATE. Returns false when the month's quota is used up. Call
- * `releaseCount` when the run then fails, so only successful results are charged.
+ * The plan's monthly limit for one kind of run, from the configured quotas (quotasFromConfig gives
+ * every plan of the catalogue). A plan without quotas is an error, never another plan's limit.
+ */
+export function countLimit(quotas: Readonly<Record<string, PlanQuota>>, plan: string, kind: CountKind): number {
+  return planQuota(quotas, plan)[LIMIT[kind]];
+}
+
+/**
+ * Reserves one summary or title run: increments the counter only while it is below the limit of the
+ * user's plan, in a single UPDATE guarded on that plan (a plan change between the read and the write
+ * is read again and retried). Returns false when the month's quota is used up. Call `releaseCount`
+ * when the run then fails, so only successful results are charged.
  */
 export async function reserveCount(
   db: Db,
@@ -50,19 +59,23 @@ export async function reserveCount(
   quotas: Record<PlanName, PlanQuota>,
   now = new Date(),
 ): Promise<boolean> {
-  await ensureCurrentPeriod(db, userId, now);
   const col = COLUMN[kind];
-  const limit = LIMIT[kind];
-  const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(
-    `UPDATE "users" SET "${col}" = "${col}" + 1, "updated_at" = now()
-     WHERE "id" = $1::uuid AND "${col}" < (CASE "plan" WHEN 'free' THEN $2::int WHEN 'standard' THEN $3::int ELSE $4::int END)
-     RETURNING "id"`,
-    userId,
-    quotas.free[limit],
-    quotas.standard[limit],
-    quotas.premium[limit],
-  );
-  return rows.length === 1;
+  let { plan } = await currentQuotaRow(db, userId, now);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(
+      `UPDATE "users" SET "${col}" = "${col}" + 1, "updated_at" = now()
+       WHERE "id" = $1::uuid AND "plan"::text = $2 AND "${col}" < $3::int
+       RETURNING "id"`,
+      userId,
+      plan,
+      countLimit(quotas, plan, kind),
+    );
+    if (rows.length === 1) return true;
+    const fresh = await currentQuotaRow(db, userId, now);
+    if (fresh.plan === plan) return false;
+    plan = fresh.plan;
+  }
+  return false;
 }
 
 /** Gives back a reserved run (the generation failed). Never goes below zero. */
@@ -82,7 +95,7 @@ export async function secondsLeft(
   now = new Date(),
 ): Promise<number> {
   const u = await currentQuotaRow(db, userId, now);
-  return Math.max(0, quotas[u.plan].maxMinutes * 60 - u.secondsUsed);
+  return Math.max(0, planQuota(quotas, u.plan).maxMinutes * 60 - u.secondsUsed);
 }
 
 /**

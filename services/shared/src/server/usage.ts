@@ -1,4 +1,4 @@
-import type { PlanName, PlanQuota, UsageRecord } from "../plans.ts";
+import { type PlanName, type PlanQuota, planQuota, type UsageRecord } from "../plans.ts";
 import { dueChanges } from "./reset.ts";
 
 export interface UsageRow {
@@ -23,10 +23,10 @@ export function effectiveUsage(row: UsageRow, now: Date): UsageRow {
   return due ? { ...row, ...data } : row;
 }
 
-/** Builds the spec's usage record from a user row and the configured quotas. */
+/** Builds the usage record of GET /api/user-usage (`usageRecordSchema`) from a user row and the configured quotas. */
 export function toUsageRecord(row: UsageRow, quotas: Record<PlanName, PlanQuota>, now = new Date()): UsageRecord {
   const u = effectiveUsage(row, now);
-  const q = quotas[u.plan];
+  const q = planQuota(quotas, u.plan);
   return {
     totalMinutesUsed: Math.round((u.secondsUsed / 60) * 100) / 100,
     maxMinutes: q.maxMinutes,

@@ -1,8 +1,9 @@
 import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
-import type { QueueName } from "../jobs.ts";
-import { toJobError } from "./job-errors.ts";
+import { AppError } from "../errors.ts";
+import { type JobName, type JobPayload, jobNamesOf, jobSchemaOf, type QueueName } from "../jobs.ts";
+import { parseJobPayload, toJobError, UnrecoverableJobError } from "./job-errors.ts";
 import { withLogContext } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics.ts";
 
@@ -63,7 +64,8 @@ export function instrumentProcessor<T, R>(
 }
 
 /**
- * A BullMQ Worker on one of the shared queues. `connection` must be a "worker" role connection
+ * A BullMQ Worker on one of the shared queues; services start theirs with `createJobWorkers` (below),
+ * which adds the registry's checks. `connection` must be a "worker" role connection
  * (maxRetriesPerRequest null); BullMQ duplicates it for its blocking reads and leaves it open on
  * close, so the caller quits it after `worker.close()`.
  */
@@ -111,4 +113,117 @@ export function createWorker<T, R>(opts: {
     });
   }
   return worker;
+}
+
+/** Handles one job of the registry; `job.data` is the payload already validated against it. */
+export type JobHandler<Q extends QueueName, N extends JobName<Q>> = (
+  job: Job<JobPayload<Q, N>>,
+  token?: string,
+) => Promise<unknown>;
+
+/** One handler per job name of the queue (services/shared/src/jobs.ts): a missing one does not compile. */
+export type JobHandlers<Q extends QueueName> = { [N in JobName<Q>]: JobHandler<Q, N> };
+
+/** How one service consumes one queue. */
+export interface QueueWorkerSpec<Q extends QueueName> {
+  handlers: JobHandlers<Q>;
+  concurrency: number;
+  /**
+   * Called once a job has failed for good (e.g. to tell its user); errors here are only logged. The
+   * job may be one whose payload did not validate, so its data is unknown.
+   */
+  onFinalFailure?: (job: JobLike<unknown>, err: Error) => Promise<void> | void;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  maxStalledCount?: number;
+  autorun?: boolean;
+}
+
+/** The queues one service consumes, each with its handlers and settings. */
+export type WorkerSpecs = { [Q in QueueName]?: QueueWorkerSpec<Q> };
+
+/**
+ * Throws unless `handlers` has exactly the registry's job names for `queue`: a worker that would
+ * leave a registered job unhandled (or names a job the registry does not know) must not start.
+ */
+export function assertHandlers(queue: QueueName, handlers: Record<string, unknown>): void {
+  const expected = jobNamesOf(queue);
+  const missing = expected.filter((n) => typeof handlers[n] !== "function");
+  const unknown = Object.keys(handlers).filter((n) => !(expected as string[]).includes(n));
+  if (missing.length || unknown.length) {
+    throw new Error(
+      [
+        `the worker for queue "${queue}" cannot start:`,
+        missing.length ? `no handler for job(s) ${missing.map((n) => `"${n}"`).join(", ")};` : "",
+        unknown.length
+          ? `handler(s) for job(s) the registry does not list: ${unknown.map((n) => `"${n}"`).join(", ")};`
+          : "",
+        "see services/shared/src/jobs.ts",
+      ]
+        .filter(Boolean)
+        .join(" "),
+    );
+  }
+}
+
+/**
+ * The processor of one queue: finds the handler by job name and validates the payload on receipt.
+ * An unknown job name or a payload that does not fit fails the job at once (no retry: the same data
+ * would fail again), with VALIDATION_FAILED.
+ */
+export function jobProcessor<Q extends QueueName>(queue: Q, handlers: JobHandlers<Q>): JobProcessor<unknown, unknown> {
+  assertHandlers(queue, handlers);
+  const byName = handlers as unknown as Record<string, (job: Job, token?: string) => Promise<unknown>>;
+  return async (job, token) => {
+    if (!Object.hasOwn(byName, job.name)) {
+      throw new UnrecoverableJobError(
+        new AppError("VALIDATION_FAILED", `unknown job "${job.name}" on queue "${queue}"`, { retryable: false }),
+      );
+    }
+    // The handler sees the payload as validated (unknown keys dropped); nothing is written back to Redis.
+    job.data = parseJobPayload(jobSchemaOf(queue, job.name), job.data);
+    return byName[job.name](job, token);
+  };
+}
+
+/** The workers one service runs, to close together on shutdown. */
+export interface JobWorkers {
+  workers: Worker[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one Worker per queue in `specs`, each dispatching to its handlers by job name with the
+ * payload validated (jobProcessor), timed and logged (instrumentProcessor), and its final failures
+ * reported (`onFinalFailure`). Every queue's handlers are checked before any worker starts, so a
+ * missing handler stops the service at boot rather than failing jobs later.
+ */
+export function createJobWorkers(
+  ctx: {
+    connection: Redis;
+    prefix: string;
+    logger: Logger;
+    metrics?: Pick<ServiceMetrics, "jobDuration">;
+  },
+  specs: WorkerSpecs,
+): JobWorkers {
+  const entries = Object.entries(specs) as Array<[QueueName, QueueWorkerSpec<QueueName>]>;
+  const processors = entries.map(([queue, spec]) => jobProcessor(queue, spec.handlers));
+  const workers = entries.map(([queue, spec], i) =>
+    createWorker<unknown, unknown>({
+      queue,
+      connection: ctx.connection,
+      prefix: ctx.prefix,
+      concurrency: spec.concurrency,
+      processor: processors[i],
+      onFinalFailure: spec.onFinalFailure,
+      logger: ctx.logger,
+      metrics: ctx.metrics,
+      autorun: spec.autorun,
+      lockDurationMs: spec.lockDurationMs,
+      stalledIntervalMs: spec.stalledIntervalMs,
+      maxStalledCount: spec.maxStalledCount,
+    }),
+  );
+  return { workers, close: () => Promise.all(workers.map((w) => w.close())).then(() => undefined) };
 }

@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { AppError, parseAudioLanguage, WHISPER_LANGUAGES } from "@kikitori/shared";
-import OpenAI, { toFile } from "openai";
+import { createOpenAiClient, isRetryableStatus } from "@kikitori/shared/openai";
+import { type OpenAI, toFile } from "openai";
 import type { EngineResult, EngineSegment, TranscribeOptions, TranscriptionEngine } from "./port.ts";
 
 /**
@@ -16,7 +17,12 @@ export class OpenAiTranscriptionEngine implements TranscriptionEngine {
   private plainOnly = false;
   private readonly client: OpenAI;
   constructor(private readonly cfg: { baseURL?: string; apiKey: string; model: string; timeoutMs: number }) {
-    this.client = new OpenAI({ apiKey: cfg.apiKey, baseURL: cfg.baseURL, timeout: cfg.timeoutMs, maxRetries: 2 });
+    this.client = createOpenAiClient({
+      apiKey: cfg.apiKey,
+      baseURL: cfg.baseURL,
+      timeoutMs: cfg.timeoutMs,
+      maxRetries: 2,
+    });
     this.name = `openai:${cfg.model}`;
   }
 
@@ -52,7 +58,7 @@ export class OpenAiTranscriptionEngine implements TranscriptionEngine {
       return toResult(await request("json"), language);
     } catch (err) {
       const status = (err as { status?: number }).status;
-      if (status && status >= 400 && status < 500 && status !== 408 && status !== 429) {
+      if (!isRetryableStatus(status)) {
         throw new AppError(
           "TRANSCRIPTION_FAILED",
           `The speech server refused the audio (${status}): ${(err as Error).message}`,

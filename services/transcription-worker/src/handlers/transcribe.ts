@@ -5,8 +5,8 @@ import { pipeline } from "node:stream/promises";
 import {
   AppError,
   type CorrectionJob,
-  isSpacelessLanguage,
   type ProgressEnvelope,
+  segmentsText,
   type TranscriptionChunkJob,
   type TranscriptionJob,
   type TranscriptSegment,
@@ -76,11 +76,7 @@ export function joinSegments(
   text: string;
 } {
   const segments = chunks.flatMap((c) => (Array.isArray(c.segments) ? (c.segments as TranscriptSegment[]) : []));
-  const text = segments
-    .map((s) => s.text.trim())
-    .filter(Boolean)
-    .join(isSpacelessLanguage(language) ? "" : " ");
-  return { segments, text };
+  return { segments, text: segmentsText(segments, language) };
 }
 
 /**

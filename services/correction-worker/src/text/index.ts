@@ -1,6 +1,11 @@
-import type { TextEngine } from "./engine.ts";
+/** The text engine port (summary, titles and headings), its two engines and the factory the worker uses. */
+
 import { OfflineTextEngine } from "./offline.ts";
 import { OpenAiTextEngine } from "./openai.ts";
+import type { TextEngine } from "./port.ts";
+
+export { OfflineTextEngine } from "./offline.ts";
+export * from "./port.ts";
 
 export interface TextEngineConfig {
   TEXT_ENGINE: "offline" | "openai";

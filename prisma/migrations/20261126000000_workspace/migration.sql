@@ -1,0 +1,40 @@
+-- The interview workspace (issue #13): a title (the file name until renamed), a version number that
+-- every edit raises (a write based on an older version is refused), the versions kept per job (the
+-- original AI output first), and the library's search indexes.
+ALTER TABLE "transcription_jobs"
+    ADD COLUMN "title" VARCHAR(255),
+    ADD COLUMN "version" INTEGER NOT NULL DEFAULT 1,
+    ADD COLUMN "edited_at" TIMESTAMPTZ(3);
+
+CREATE TABLE "transcript_versions" (
+    "id" UUID NOT NULL,
+    "job_id" UUID NOT NULL,
+    "version" INTEGER NOT NULL,
+    "kind" VARCHAR(16) NOT NULL,
+    "restored_from" INTEGER,
+    "title" VARCHAR(255),
+    "transcription" TEXT,
+    "segments" JSONB,
+    "rewritten_text" TEXT,
+    "speakers" JSONB,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL,
+    CONSTRAINT "transcript_versions_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "transcript_versions_job_id_version_key" ON "transcript_versions"("job_id", "version");
+ALTER TABLE "transcript_versions" ADD CONSTRAINT "transcript_versions_job_id_fkey"
+    FOREIGN KEY ("job_id") REFERENCES "transcription_jobs"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Search (GET /api/transcriptions?q=): full-text search over title, file name and both texts with the
+-- 'simple' configuration (no stemming, so it treats every language alike), plus trigram matching
+-- (pg_trgm) of the same text for words inside text without spaces (ja, zh, th). Both are expression
+-- indexes on one expression, which services/gateway/src/workspace/search.ts repeats word for word so
+-- the planner can use them. pg_trgm is a trusted extension: the database owner may create it.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE INDEX "transcription_jobs_search_fts" ON "transcription_jobs" USING GIN (
+    to_tsvector('simple'::regconfig,
+        coalesce("title", '') || ' ' || "original_name" || ' ' || coalesce("transcription", '') || ' ' || coalesce("rewritten_text", ''))
+);
+CREATE INDEX "transcription_jobs_search_trgm" ON "transcription_jobs" USING GIN (
+    (coalesce("title", '') || ' ' || "original_name" || ' ' || coalesce("transcription", '') || ' ' || coalesce("rewritten_text", '')) gin_trgm_ops
+);

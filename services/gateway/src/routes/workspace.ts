@@ -1,0 +1,175 @@
+import {
+  AppError,
+  fidelityReportSchema,
+  isUuid,
+  type JobSpeaker,
+  jobTextLanguage,
+  patchTranscriptionSchema,
+  renameSpeakersSchema,
+  restoreVersionSchema,
+  type TranscriptSegment,
+  transcriptionSnapshotSchema,
+  transcriptVersionListSchema,
+  transcriptVersionSchema,
+} from "@kikitori/shared";
+import type { Db } from "@kikitori/shared/db";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { assertUid, requireAuth } from "../auth/guard.ts";
+import type { TokenSigner } from "../auth/tokens.ts";
+import { errorResponses } from "../errors.ts";
+import type { Workspace } from "../workspace/edit.ts";
+import { createFidelityService } from "../workspace/fidelity.ts";
+import { toSnapshot } from "./snapshot.ts";
+
+export interface WorkspaceRoutesOptions {
+  db: Db;
+  signer: TokenSigner;
+  workspace: Workspace;
+}
+
+const tags = ["transcription"];
+const jobParams = z.object({ jobId: z.string().max(64) });
+const versionParams = jobParams.extend({ version: z.coerce.number().int().min(1).max(1_000_000_000) });
+
+/** Editing a job against its version, the kept versions and their restore, and the fidelity view. */
+export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = async (app, opts) => {
+  const { db, workspace } = opts;
+  const fidelity = createFidelityService();
+  const guard = requireAuth(opts.signer);
+  const findOwnJob = async (uid: string, jobId: string) => {
+    const job = isUuid(jobId) ? await db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
+    if (!job) throw new AppError("NOT_FOUND", "No such transcription");
+    return job;
+  };
+
+  app.patch(
+    "/transcriptions/:jobId",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        summary:
+          "Edit a job: its title, speaker names, segment texts or interview text, based on `version`; a job changed meanwhile answers 409 VERSION_CONFLICT",
+        security: [{ bearer: [] }],
+        params: jobParams,
+        body: patchTranscriptionSchema,
+        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (req) => {
+      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      const saved = await workspace.edit(job, req.body);
+      req.log.info({ jobId: job.id, version: saved.version }, "transcription edited");
+      return toSnapshot(saved);
+    },
+  );
+
+  app.patch(
+    "/transcriptions/:jobId/speakers",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        summary:
+          "Rename speakers (by id, as in the segments) and/or swap interviewer and interviewee; the interview text follows (an edit of the current version)",
+        security: [{ bearer: [] }],
+        params: jobParams,
+        body: renameSpeakersSchema,
+        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (req) => {
+      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      return toSnapshot(await workspace.edit(job, { version: job.version, speakers: req.body }));
+    },
+  );
+
+  app.get(
+    "/transcriptions/:jobId/versions",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        summary: "The kept versions of a job, newest first (the original AI output is always kept)",
+        security: [{ bearer: [] }],
+        params: jobParams,
+        response: { 200: transcriptVersionListSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (req) => {
+      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      return { version: job.version, versions: await workspace.versions(job) };
+    },
+  );
+
+  app.get(
+    "/transcriptions/:jobId/versions/:version",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        summary: "One kept version with its texts",
+        security: [{ bearer: [] }],
+        params: versionParams,
+        response: { 200: transcriptVersionSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (req) => {
+      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      return workspace.version(job, req.params.version);
+    },
+  );
+
+  app.post(
+    "/transcriptions/:jobId/versions/:version/restore",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        summary:
+          "Bring a kept version back as the newest version; `version` in the body is the job version it was based on",
+        security: [{ bearer: [] }],
+        params: versionParams,
+        body: restoreVersionSchema,
+        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (req) => {
+      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      const saved = await workspace.restore(job, req.params.version, req.body.version);
+      req.log.info({ jobId: job.id, restored: req.params.version, version: saved.version }, "version restored");
+      return toSnapshot(saved);
+    },
+  );
+
+  app.get(
+    "/transcriptions/:jobId/fidelity",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        summary:
+          "The fidelity view: a word diff of the raw transcript against the interview text, sentences with words the recording does not have, passages the interview left out, and the share of its content words traceable to the transcript",
+        security: [{ bearer: [] }],
+        params: jobParams,
+        response: { 200: fidelityReportSchema, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (req) => {
+      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      if (job.transcription === null) throw new AppError("JOB_NOT_READY", "The transcript is not written yet");
+      const speakers = Array.isArray(job.speakers) ? (job.speakers as JobSpeaker[]) : [];
+      const segments = Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : [];
+      return fidelity.report(`${job.id}:${job.version}:${job.updatedAt.getTime()}`, {
+        raw: job.transcription,
+        corrected: job.rewrittenText,
+        options: {
+          language: jobTextLanguage(job),
+          speakerNames: speakers.map((s) => s.name),
+          segments: segments.length ? segments : undefined,
+        },
+      });
+    },
+  );
+};

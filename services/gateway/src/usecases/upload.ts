@@ -1,0 +1,210 @@
+// The upload use case: a recording already streamed to a temp file becomes a queued transcription.
+// The route (services/gateway/src/routes/transcriptions.ts) parses the multipart body and checks
+// who is asking; everything from "is the file there" to "the job is queued" happens here, against
+// ports that services/gateway/src/usecases/adapters.ts binds to ffprobe/ffmpeg, S3, Postgres,
+// BullMQ and Redis, and that the unit tests replace with in-memory fakes.
+import {
+  AppError,
+  type AudioFormat,
+  type Language,
+  matchLanguage,
+  normalizeLanguage,
+  type ProgressEnvelope,
+  QUEUES,
+  type SpeechStatus,
+  speechRefuses,
+  type uploadFieldsSchema,
+} from "@kikitori/shared";
+import { type JobQueues, type Logger, mimeOf, sniffAudioFormat } from "@kikitori/shared/server";
+import type { z } from "zod";
+import { audioFileUrl } from "../routes/snapshot.ts";
+
+/** How long an upload waits for a decode slot of its gateway before a 503. */
+export const DECODE_WAIT_MS = 60_000;
+
+/** The upload form's fields, as uploadFieldsSchema gives them. */
+export type UploadFields = z.output<typeof uploadFieldsSchema>;
+
+/** The file part of the form, already on disk. `head`: its first bytes (at least 4 KiB when it has them). */
+export interface UploadedFile {
+  path: string;
+  name: string;
+  bytes: number;
+  head: Buffer;
+}
+
+export interface UploadRequest {
+  userId: string;
+  fields: UploadFields;
+  /** Null when the form had no file part. */
+  file: UploadedFile | null;
+  /** The request id: it follows the job through the queues and the logs. */
+  correlationId: string;
+  log: Pick<Logger, "warn">;
+}
+
+export interface AcceptedUpload {
+  jobId: string;
+  bytes: number;
+  format: AudioFormat;
+  /** Decoded length in seconds (what the minutes are counted on). */
+  durationSeconds: number;
+}
+
+/** The transcription_jobs row an accepted upload creates. */
+export interface NewTranscriptionJob {
+  id: string;
+  userId: string;
+  correlationId: string;
+  audioKey: string;
+  audioMime: string;
+  audioFormat: AudioFormat;
+  audioBytes: number;
+  durationSeconds: number;
+  originalName: string;
+  model: UploadFields["model"];
+  interviewer: string;
+  interviewee: string;
+  tone: UploadFields["tone"];
+  interviewExample: string;
+  language: Language;
+  audioLanguage: string;
+  speakerCount: UploadFields["speakers"];
+  audioExpiresAt: Date;
+}
+
+/** What the use case needs from outside; adapters.ts has the real ones. */
+export interface UploadPorts {
+  /** What the speech engine in use can transcribe (the workers publish it). */
+  speechStatus(): Promise<SpeechStatus>;
+  /** Seconds of transcription left this period for the user. */
+  secondsLeft(userId: string): Promise<number>;
+  /** Takes one of this gateway's decode slots (waiting up to DECODE_WAIT_MS); resolves to its release. */
+  decodeSlot(): Promise<() => void>;
+  /** The length the file's header claims (ffprobe); null when it is no audio ffprobe can read. */
+  probe(path: string): Promise<{ durationSeconds: number } | null>;
+  /** Seconds that really decode, reading no further than `maxSeconds`. */
+  decodedSeconds(path: string, maxSeconds: number): Promise<number>;
+  /** The object store, for the recording. */
+  audio: {
+    put(key: string, path: string, bytes: number, contentType: string): Promise<void>;
+    remove(key: string): Promise<void>;
+  };
+  jobs: { create(row: NewTranscriptionJob): Promise<void> };
+  /** The registry's producer (services/shared/src/jobs.ts). */
+  queues: Pick<JobQueues, "enqueue">;
+  /** Tells the user's open sockets (progress fan-out). */
+  publish(envelope: ProgressEnvelope): Promise<unknown>;
+  /** The plan page in the user's language (the link of QUOTA_EXCEEDED). */
+  planLink(language: Language): string;
+  retentionDays: number;
+  now(): Date;
+  newId(): string;
+}
+
+export const audioKeyOf = (userId: string, jobId: string, format: AudioFormat) =>
+  `users/${userId}/audio/${jobId}.${format}`;
+
+export class UploadService {
+  constructor(private readonly ports: UploadPorts) {}
+
+  /**
+   * Checks the recording and queues its transcription: (1) a file that is there and not empty, in a
+   * language the engine hears; (2) audio recognised from its bytes, its header's length read
+   * (ffprobe); (3) the minutes left must cover it, settled before any decoding; (4) it must really
+   * decode, read no further than the minutes left (a header may claim less than there is); then it
+   * is stored under a per-user key, recorded, queued, and the user's sockets are told.
+   */
+  async accept(req: UploadRequest): Promise<AcceptedUpload> {
+    const p = this.ports;
+    const { userId: uid, fields, file } = req;
+    if (!file) throw new AppError("FILE_MISSING", "No audio file was sent (field 'file')");
+    if (file.bytes === 0) throw new AppError("FILE_EMPTY", "The audio file is empty");
+    // The engine must hear the language (a start-time fact the workers publish): refuse before any decoding.
+    const speech = await p.speechStatus();
+    if (speechRefuses(speech, fields.language)) {
+      throw new AppError(
+        "TRANSCRIPTION_LANGUAGE_UNSUPPORTED",
+        `The speech engine in use (${speech.engine}) only transcribes ${[speech.languages].flat().join(", ")}, not "${fields.language}". ${speech.notice ? `${speech.notice.reason} Set ${speech.notice.setting} to transcribe every language.` : ""}`.trim(),
+      );
+    }
+
+    const format = sniffAudioFormat(file.head);
+    if (!format) throw new AppError("UNSUPPORTED_AUDIO", "The file is not MP3, WAV, OGG, FLAC or AAC audio");
+    const lang = normalizeLanguage(fields.uiLanguage ?? matchLanguage(fields.language));
+    const left = await p.secondsLeft(uid);
+    const overQuota = (seconds: number) =>
+      new AppError(
+        "QUOTA_EXCEEDED",
+        `This recording is ${Math.ceil(seconds / 60)} min long, but only ${Math.floor(left / 60)} min are left this month`,
+        { link: p.planLink(lang) },
+      );
+    const releaseDecode = await p.decodeSlot();
+    let decoded: number;
+    try {
+      const probe = await p.probe(file.path);
+      if (!probe) throw new AppError("UNSUPPORTED_AUDIO", "The audio could not be read");
+      if (left < Math.ceil(probe.durationSeconds)) throw overQuota(probe.durationSeconds);
+      decoded = await p.decodedSeconds(file.path, left + 1);
+      if (decoded < 0.5 || decoded < probe.durationSeconds * 0.5) {
+        throw new AppError("UNSUPPORTED_AUDIO", "The audio is damaged or incomplete and could not be decoded");
+      }
+    } finally {
+      releaseDecode();
+    }
+    const duration = decoded;
+    if (left < Math.ceil(duration)) throw overQuota(duration);
+
+    const jobId = p.newId();
+    const audioKey = audioKeyOf(uid, jobId, format);
+    await p.audio.put(audioKey, file.path, file.bytes, mimeOf(format)).catch(async (err) => {
+      // Nothing half-written stays behind (a PUT cut mid-way), and the answer says "try again".
+      await p.audio.remove(audioKey).catch(() => undefined);
+      throw new AppError("SERVICE_UNAVAILABLE", "The file store is unavailable right now; please try again", {
+        cause: err,
+      });
+    });
+    const { correlationId } = req;
+    // No job row, no object: a failed insert takes the stored audio back out.
+    await p.jobs
+      .create({
+        id: jobId,
+        userId: uid,
+        correlationId,
+        audioKey,
+        audioMime: mimeOf(format),
+        audioFormat: format,
+        audioBytes: file.bytes,
+        durationSeconds: duration,
+        originalName: file.name.slice(0, 255),
+        model: fields.model,
+        interviewer: fields.interviewer,
+        interviewee: fields.interviewee,
+        tone: fields.tone,
+        interviewExample: fields.interviewExample,
+        language: lang,
+        audioLanguage: fields.language,
+        speakerCount: fields.speakers,
+        audioExpiresAt: new Date(p.now().getTime() + p.retentionDays * 86_400_000),
+      })
+      .catch(async (err) => {
+        await p.audio.remove(audioKey).catch(() => undefined);
+        throw err;
+      });
+    // The job id doubles as BullMQ's: a second add of the same upload changes nothing.
+    await p.queues.enqueue(
+      QUEUES.transcription,
+      "transcribe",
+      { jobId, userId: uid, audioKey, correlationId },
+      { jobId },
+    );
+    await p
+      .publish({
+        userId: uid,
+        correlationId,
+        event: { jobId, status: "File uploaded", audioFileUrl: audioFileUrl(jobId) },
+      })
+      .catch((err) => req.log.warn({ err }, "could not publish File uploaded"));
+    return { jobId, bytes: file.bytes, format, durationSeconds: duration };
+  }
+}

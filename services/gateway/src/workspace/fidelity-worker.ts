@@ -1,0 +1,11 @@
+// Runs one fidelity report in a worker thread (see fidelity.ts): the word diff of a long interview
+// takes a second of CPU, which must not stall the gateway's event loop.
+import { parentPort, workerData } from "node:worker_threads";
+import { fidelityReport } from "@kikitori/shared";
+
+const { raw, corrected, options } = workerData as {
+  raw: string;
+  corrected: string | null;
+  options: Parameters<typeof fidelityReport>[2];
+};
+parentPort?.postMessage(fidelityReport(raw, corrected, options));

@@ -1,0 +1,301 @@
+import { LIBRARY_SORTS, type LibrarySort, type TranscriptionSnapshot } from "@kikitori/shared";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
+import { useAuth } from "../auth/AuthProvider.tsx";
+import { PageHeader } from "../components/PageHeader.tsx";
+import { usePageMeta } from "../components/usePageMeta.ts";
+import { errorText } from "../i18n/errorText.ts";
+import { formatAmount } from "../plan/format.ts";
+import { jobPath, localePath, ROUTES } from "../routing/paths.ts";
+import { useLang } from "../routing/useLang.ts";
+import { retryJob } from "../transcription/api.ts";
+import { languageName } from "../transcription/audioLanguage.ts";
+import { deleteTranscription, listLibrary, patchTranscription } from "../workspace/api.ts";
+import { formatDateTime } from "../workspace/format.ts";
+
+export const PAGE_SIZE = 20;
+const SEARCH_DELAY_MS = 300;
+
+/**
+ * The library (/{lang}/transcriptions): every job of the user with its title, date, duration,
+ * language, status and speakers; search across titles and texts, sort, pages; rename, delete and
+ * retry in place. Search, sort and page live in the address, so Back and a shared link keep them.
+ */
+export function LibraryPage() {
+  const { user } = useAuth();
+  const lang = useLang();
+  usePageMeta("library");
+  if (!user) return <Navigate to={localePath(lang, ROUTES.login)} replace />;
+  return <Library key={user.uid} uid={user.uid} />;
+}
+
+function Library({ uid }: { uid: string }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [params, setParams] = useSearchParams();
+  const q = params.get("q") ?? "";
+  const sortParam = params.get("sort") ?? "";
+  const sort = (LIBRARY_SORTS as readonly string[]).includes(sortParam) ? (sortParam as LibrarySort) : "";
+  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const [typed, setTyped] = useState(q);
+
+  const update = (next: Record<string, string>) => {
+    const p = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(next)) {
+      if (v) p.set(k, v);
+      else p.delete(k);
+    }
+    setParams(p, { replace: true });
+  };
+
+  // Typing searches after a short pause (from page 1).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text triggers a search
+  useEffect(() => {
+    if (typed === q) return;
+    const timer = setTimeout(() => update({ q: typed.trim() ? typed : "", page: "" }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  const list = useQuery({
+    queryKey: ["library", uid, q, sort, page],
+    queryFn: ({ signal }) => listLibrary({ q, sort, page, limit: PAGE_SIZE }, signal),
+    placeholderData: keepPreviousData,
+  });
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    update({ q: typed.trim() ? typed : "", page: "" });
+  };
+
+  return (
+    <section className="page lib-page">
+      <PageHeader title={t("library.title")} lead={t("library.lead")} />
+      <div className="card lib-card">
+        <form className="lib-controls" onSubmit={onSearch}>
+          <div className="field lib-search">
+            <label htmlFor="lib-q">{t("library.search")}</label>
+            <input
+              id="lib-q"
+              type="search"
+              data-testid="lib-search"
+              value={typed}
+              maxLength={200}
+              dir="auto"
+              placeholder={t("library.searchPlaceholder")}
+              onChange={(e) => setTyped(e.target.value)}
+            />
+          </div>
+          <div className="field lib-sort">
+            <label htmlFor="lib-sort">{t("library.sort")}</label>
+            <select
+              id="lib-sort"
+              data-testid="lib-sort"
+              value={sort || (q ? "relevance" : "newest")}
+              onChange={(e) => update({ sort: e.target.value, page: "" })}
+            >
+              {LIBRARY_SORTS.filter((s) => s !== "relevance" || q).map((s) => (
+                <option key={s} value={s}>
+                  {t(`library.sorts.${s}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+        </form>
+
+        <p className="muted lib-count" role="status" data-testid="lib-count" data-total={total}>
+          {list.isPending ? t("job.loading") : t("library.count", { count: total })}
+        </p>
+
+        {list.isError ? (
+          <p className="alert alert-error" role="alert">
+            {errorText(t, list.error)}
+          </p>
+        ) : list.data && list.data.jobs.length === 0 ? (
+          <p className="lib-empty" data-testid="lib-empty">
+            {q ? (
+              t("library.noMatch", { q })
+            ) : (
+              <>
+                {t("library.empty")} <Link to={localePath(lang, ROUTES.transcription)}>{t("library.startOne")}</Link>
+              </>
+            )}
+          </p>
+        ) : list.data ? (
+          <ul className="lib-list" data-testid="lib-list" aria-busy={list.isFetching}>
+            {list.data.jobs.map((job) => (
+              <LibraryItem key={job.jobId} job={job} uid={uid} />
+            ))}
+          </ul>
+        ) : null}
+
+        {pages > 1 ? (
+          <nav className="lib-pages" aria-label={t("library.pagination")}>
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              data-testid="lib-prev"
+              disabled={page <= 1}
+              onClick={() => update({ page: page - 1 > 1 ? String(page - 1) : "" })}
+            >
+              {t("library.previous")}
+            </button>
+            <span data-testid="lib-page">{t("library.pageOf", { page, pages })}</span>
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              data-testid="lib-next"
+              disabled={page >= pages}
+              onClick={() => update({ page: String(page + 1) })}
+            >
+              {t("library.next")}
+            </button>
+          </nav>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+/** One job of the library with rename, delete (confirmed in place) and, when it failed, retry. */
+function LibraryItem({ job, uid }: { job: TranscriptionSnapshot; uid: string }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [mode, setMode] = useState<"view" | "rename" | "confirmDelete">("view");
+  const [title, setTitle] = useState(job.title);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["library", uid] });
+  const language = job.detectedLanguage ?? (job.audioLanguage !== "auto" ? job.audioLanguage : null);
+
+  const act = async (work: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+      setMode("view");
+      await refresh();
+    } catch (e) {
+      setError(errorText(t, e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <li className="lib-item" data-testid="lib-item" data-job-id={job.jobId} data-status={job.status}>
+      {mode === "rename" ? (
+        <form
+          className="lib-rename"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act(() => patchTranscription(job.jobId, { version: job.version, title: title.trim() || null }));
+          }}
+        >
+          <label className="visually-hidden" htmlFor={`lib-title-${job.jobId}`}>
+            {t("job.titleLabel")}
+          </label>
+          <input
+            id={`lib-title-${job.jobId}`}
+            data-testid="lib-rename-input"
+            value={title}
+            maxLength={255}
+            dir="auto"
+            // biome-ignore lint/a11y/noAutofocus: the field the user just asked for
+            autoFocus
+            onChange={(e) => setTitle(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Escape") setMode("view");
+            }}
+          />
+          <button type="submit" className="btn btn-primary btn-small" data-testid="lib-rename-save" disabled={busy}>
+            {t("library.save")}
+          </button>
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => setMode("view")}>
+            {t("library.cancel")}
+          </button>
+        </form>
+      ) : (
+        <Link className="lib-title" data-testid="lib-open" to={jobPath(lang, job.jobId)} dir="auto">
+          {job.title}
+        </Link>
+      )}
+      <span className="lib-meta muted">
+        <time dateTime={job.createdAt}>{formatDateTime(job.createdAt, lang)}</time>
+        <span>{t("transcription.durationMinutes", { value: formatAmount(job.durationSeconds / 60, lang) })}</span>
+        {language ? <span>{languageName(language, lang)}</span> : null}
+        <span className={`tx-status tx-status-${job.status}`} data-testid="lib-status">
+          {t(`transcription.status.${job.status}`)}
+        </span>
+        {job.speakers.length ? <span dir="auto">{job.speakers.map((s) => s.name).join(", ")}</span> : null}
+      </span>
+      {mode === "confirmDelete" ? (
+        <span className="lib-actions lib-confirm" role="alert">
+          <span>{t("library.confirmDelete")}</span>
+          <button
+            type="button"
+            className="btn btn-danger btn-small"
+            data-testid="lib-delete-confirm"
+            disabled={busy}
+            onClick={() => void act(() => deleteTranscription(job.jobId))}
+          >
+            {t("library.delete")}
+          </button>
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => setMode("view")}>
+            {t("library.cancel")}
+          </button>
+        </span>
+      ) : mode === "view" ? (
+        <span className="lib-actions">
+          {job.status === "failed" ? (
+            <button
+              type="button"
+              className="btn btn-primary btn-small"
+              data-testid="lib-retry"
+              disabled={busy}
+              onClick={() =>
+                void act(async () => {
+                  await retryJob(job.jobId);
+                  navigate(jobPath(lang, job.jobId));
+                })
+              }
+            >
+              {t("transcription.retry")}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            data-testid="lib-rename"
+            aria-label={t("library.renameNamed", { title: job.title })}
+            onClick={() => {
+              setTitle(job.title);
+              setMode("rename");
+            }}
+          >
+            {t("library.rename")}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            data-testid="lib-delete"
+            aria-label={t("library.deleteNamed", { title: job.title })}
+            onClick={() => setMode("confirmDelete")}
+          >
+            {t("library.delete")}
+          </button>
+        </span>
+      ) : null}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </li>
+  );
+}

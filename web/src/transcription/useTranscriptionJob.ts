@@ -1,0 +1,226 @@
+/**
+ * The job side of the transcription screen: the reducer state, snapshot reads, the progress socket,
+ * the upload, retry, opening a recent job and following a job that is still running.
+ */
+import type { ProgressEvent, SegmentsEvent, TranscriptionSnapshot } from "@kikitori/shared";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import { isApiError } from "../api/errors.ts";
+import { useLang } from "../routing/useLang.ts";
+import { getSnapshot, listRecent, retryJob, uploadAudio } from "./api.ts";
+import { activeJobStore, runningJob } from "./form.ts";
+import type { Notice } from "./NoticeBox.tsx";
+import { effectsOf, initialTranscriptionState, type JobError, transcriptionReducer } from "./progress.ts";
+import { useProgressSocket } from "./useProgressSocket.ts";
+import { SPEECH_QUERY_KEY } from "./useSpeechStatus.ts";
+
+const recentKey = (uid: string) => ["transcriptions", uid] as const;
+
+/** The fields of an upload besides the file and the languages. */
+export type UploadFields = Parameters<typeof uploadAudio>[1];
+
+function toJobError(e: unknown): JobError {
+  if (isApiError(e)) return { code: e.code, status: e.status, message: e.message, link: e.link };
+  return { code: "unknown" };
+}
+
+function sessionStore() {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function useTranscriptionJob(uid: string | null) {
+  const lang = useLang();
+  const queryClient = useQueryClient();
+
+  const [state, dispatch] = useReducer(transcriptionReducer, initialTranscriptionState);
+  const stateRef = useRef(state);
+  useLayoutEffect(() => {
+    stateRef.current = state;
+  }, [state]);
+  const store = useMemo(() => activeJobStore(sessionStore()), []);
+
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [loadingJobId, setLoadingJobId] = useState<string | null>(null);
+  const uploadAbort = useRef<AbortController | null>(null);
+
+  const recent = useQuery({
+    queryKey: recentKey(uid ?? ""),
+    enabled: !!uid,
+    queryFn: ({ signal }) => listRecent(signal),
+  });
+
+  const refreshRecent = useCallback(() => {
+    if (uid) void queryClient.invalidateQueries({ queryKey: recentKey(uid) });
+  }, [queryClient, uid]);
+
+  /** Reads a job's snapshot into the screen (merged when it is the job on screen). */
+  const loadSnapshot = useCallback(
+    async (jobId: string, opts: { showErrors?: boolean } = {}) => {
+      try {
+        const snapshot = await getSnapshot(jobId);
+        dispatch({ type: "snapshot", snapshot });
+        return true;
+      } catch (e) {
+        if (isApiError(e) && (e.status === 404 || e.status === 403)) {
+          if (store.get() === jobId) store.clear();
+        }
+        console.warn("Transcription snapshot could not be read", e);
+        if (opts.showErrors) setNotice({ kind: "error", error: toJobError(e), warning: false });
+        return false;
+      }
+    },
+    [store],
+  );
+
+  // A reload during (or after) a job restores it.
+  useEffect(() => {
+    if (!uid) {
+      store.clear();
+      return;
+    }
+    const jobId = store.get();
+    if (jobId) void loadSnapshot(jobId);
+  }, [uid, store, loadSnapshot]);
+
+  // Phase 1: the bar creeps up 0.5 per second (to at most 5) until the upload answers.
+  useEffect(() => {
+    if (state.phase !== "uploading") return;
+    const timer = setInterval(() => dispatch({ type: "tick" }), 1000);
+    return () => clearInterval(timer);
+  }, [state.phase]);
+
+  // Leaving the page cancels an unfinished upload.
+  useEffect(() => () => uploadAbort.current?.abort(), []);
+
+  const onEvent = useCallback(
+    (event: ProgressEvent) => {
+      dispatch({ type: "event", event });
+      const effects = effectsOf(event);
+      if (effects.refreshUsage) void queryClient.invalidateQueries({ queryKey: ["usage"] });
+      if (effects.finished) {
+        refreshRecent();
+        // The final snapshot carries the server's character count and audio retention.
+        if (event.jobId === stateRef.current.jobId) void loadSnapshot(event.jobId);
+      }
+    },
+    [queryClient, refreshRecent, loadSnapshot],
+  );
+
+  const onSegments = useCallback((event: SegmentsEvent) => dispatch({ type: "segments", event }), []);
+
+  // After every (re)connect, read the active job's snapshot so no update is missed.
+  const onReady = useCallback(() => {
+    const { jobId, processing: busy } = stateRef.current;
+    if (jobId && busy) void loadSnapshot(jobId);
+  }, [loadSnapshot]);
+
+  useProgressSocket(uid, { onEvent, onSegments, onReady });
+
+  /** Choosing a new file clears previous results and errors. */
+  const resetForNewFile = () => {
+    dispatch({ type: "reset" });
+    store.clear();
+    setNotice(null);
+  };
+
+  /** Uploads a checked file; the screen then follows the job. */
+  const upload = async (file: File, fields: UploadFields, audioLanguage: string) => {
+    if (!uid) return;
+    setNotice(null);
+    store.clear();
+    dispatch({ type: "uploadStart", audioLanguage });
+    const ctrl = new AbortController();
+    uploadAbort.current = ctrl;
+    try {
+      const { jobId } = await uploadAudio(
+        file,
+        fields,
+        { uid, language: audioLanguage, uiLanguage: lang },
+        ctrl.signal,
+      );
+      if (ctrl.signal.aborted) return;
+      dispatch({ type: "uploadAccepted", jobId });
+      store.set(jobId);
+      refreshRecent();
+      // Updates pushed before the socket knew about this job are read from the snapshot.
+      void loadSnapshot(jobId);
+    } catch (err) {
+      if (ctrl.signal.aborted) return;
+      console.warn("Upload failed", err);
+      const error = toJobError(err);
+      // The engine changed since the speech status was read: read it again so the selector says so.
+      if (error.code === "TRANSCRIPTION_LANGUAGE_UNSUPPORTED") {
+        void queryClient.invalidateQueries({ queryKey: SPEECH_QUERY_KEY });
+      }
+      dispatch({ type: "uploadFailed", error });
+      setNotice({ kind: "error", error, warning: true });
+    } finally {
+      if (uploadAbort.current === ctrl) uploadAbort.current = null;
+    }
+  };
+
+  // Opening another job only waits for this tab's own upload: a job running on the server carries on
+  // (its progress comes back when it is opened again).
+  const uploading = state.phase === "uploading";
+  const openJob = async (jobId: string) => {
+    if (uploading) return;
+    setNotice(null);
+    setLoadingJobId(jobId);
+    const ok = await loadSnapshot(jobId, { showErrors: true });
+    setLoadingJobId(null);
+    if (ok) store.set(jobId);
+  };
+
+  // A fresh screen (a new tab, a reload without a remembered job) follows a job that is still running,
+  // e.g. one started in another tab: its progress shows and its result opens when it is done.
+  const followed = useRef(false);
+  useEffect(() => {
+    if (followed.current || !uid || !recent.data) return;
+    followed.current = true;
+    const jobId = runningJob(recent.data);
+    if (!jobId || store.get() || stateRef.current.phase !== "idle" || stateRef.current.jobId) return;
+    void loadSnapshot(jobId).then((ok) => {
+      if (ok) store.set(jobId);
+    });
+  }, [uid, recent.data, store, loadSnapshot]);
+
+  const onAudioExpired = useCallback(() => dispatch({ type: "audioExpired" }), []);
+  const onSpeakersRenamed = (snapshot: TranscriptionSnapshot) => dispatch({ type: "speakersRenamed", snapshot });
+
+  // A failed job runs again from where it stopped; the screen follows it like a new upload.
+  const retry = async () => {
+    if (!state.jobId) return;
+    try {
+      const snapshot = await retryJob(state.jobId);
+      dispatch({ type: "reset" });
+      dispatch({ type: "snapshot", snapshot });
+    } catch (err) {
+      setNotice({ kind: "error", error: toJobError(err), warning: false });
+    }
+  };
+
+  // The upload error is in `notice`; a job failure (from the socket or a snapshot) is in the state.
+  const shown: Notice | null =
+    notice ?? (state.phase === "failed" && state.error ? { kind: "error", error: state.error, warning: false } : null);
+
+  return {
+    state,
+    uploading,
+    notice,
+    setNotice,
+    /** The notice on screen: `notice`, else the failed job's error. */
+    shown,
+    recent,
+    loadingJobId,
+    resetForNewFile,
+    upload,
+    openJob,
+    retry,
+    onAudioExpired,
+    onSpeakersRenamed,
+  };
+}

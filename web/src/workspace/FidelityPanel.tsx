@@ -1,0 +1,153 @@
+import type { FidelityOp } from "@kikitori/shared";
+import { useQuery } from "@tanstack/react-query";
+import { Fragment, type ReactNode, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { errorText } from "../i18n/errorText.ts";
+import { useLang } from "../routing/useLang.ts";
+import { formatClock } from "../transcription/time.ts";
+import { getFidelity } from "./api.ts";
+
+/** `text` with each of `words` marked (the words the recording does not have). */
+function marked(text: string, words: string[]): ReactNode {
+  if (!words.length) return text;
+  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).sort((a, b) => b.length - a.length);
+  const parts = text.split(new RegExp(`(${escaped.join("|")})`, "u"));
+  return parts.map((p, i) =>
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string
+    i % 2 === 1 ? <mark key={i}>{p}</mark> : <Fragment key={i}>{p}</Fragment>,
+  );
+}
+
+/** One side of the diff: the words both share, and this side's own words marked. */
+function DiffSide({ ops, own, label }: { ops: FidelityOp[]; own: "removed" | "added"; label: string }) {
+  return (
+    <section className="ws-diff-side" dir="auto" aria-label={label} data-testid={`ws-diff-${own}`}>
+      {ops
+        .filter((o) => o.op === "same" || o.op === own)
+        .map((o, i) =>
+          o.op === own ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: positions in one diff
+            <span key={i} className={own === "removed" ? "ws-del" : "ws-ins"}>
+              {o.text}{" "}
+            </span>
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: positions in one diff
+            <span key={i}>{o.text} </span>
+          ),
+        )}
+    </section>
+  );
+}
+
+/**
+ * The fidelity view: the share of the interview's content words that can be traced to the raw
+ * transcript, the sentences with words the recording does not have (possibly invented), the passages
+ * the interview left out (with their time), and the raw transcript beside the interview with the
+ * word-level differences marked. Worked out by the server on the current texts when opened.
+ */
+export function FidelityPanel({
+  jobId,
+  version,
+  onSeek,
+}: {
+  jobId: string;
+  version: number;
+  onSeek: ((seconds: number) => void) | null;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [open, setOpen] = useState(false);
+  const report = useQuery({
+    queryKey: ["fidelity", jobId, version],
+    queryFn: ({ signal }) => getFidelity(jobId, signal),
+    enabled: open,
+  });
+
+  return (
+    <section className="ws-panel ws-fidelity" aria-labelledby="ws-fidelity-title" data-testid="ws-fidelity">
+      <h3 id="ws-fidelity-title">{t("job.fidelity.title")}</h3>
+      <p className="muted">{t("job.fidelity.lead")}</p>
+      {!open ? (
+        <button
+          type="button"
+          className="btn btn-secondary"
+          data-testid="ws-fidelity-open"
+          onClick={() => setOpen(true)}
+        >
+          {t("job.fidelity.open")}
+        </button>
+      ) : report.isPending ? (
+        <p className="status-line" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {t("job.loading")}
+        </p>
+      ) : report.isError ? (
+        <p className="field-error" role="alert">
+          {errorText(t, report.error)}
+        </p>
+      ) : (
+        <>
+          {report.data.figure !== null ? (
+            <p className="ws-fidelity-figure" data-testid="ws-fidelity-figure" data-value={report.data.figure}>
+              <strong>
+                {new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(report.data.figure)}
+              </strong>{" "}
+              {t("job.fidelity.figure", { traced: report.data.tracedWords, total: report.data.contentWords })}
+            </p>
+          ) : (
+            <p className="muted">{t("job.fidelity.noInterview")}</p>
+          )}
+
+          <h4>{t("job.fidelity.invented", { count: report.data.invented.length })}</h4>
+          {report.data.invented.length ? (
+            <ul className="ws-flags" data-testid="ws-invented">
+              {report.data.invented.map((f) => (
+                <li key={f.start} dir="auto" data-testid="ws-invented-item">
+                  {marked(f.sentence, f.words)}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">{t("job.fidelity.noneInvented")}</p>
+          )}
+
+          <h4>{t("job.fidelity.dropped", { count: report.data.dropped.length })}</h4>
+          {report.data.dropped.length ? (
+            <ul className="ws-flags" data-testid="ws-dropped">
+              {report.data.dropped.map((d, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: passages in transcript order
+                <li key={i} dir="auto" data-testid="ws-dropped-item">
+                  {d.startSeconds !== null && onSeek ? (
+                    <button
+                      type="button"
+                      className="ws-time"
+                      onClick={() => onSeek(d.startSeconds ?? 0)}
+                      aria-label={t("job.seekTo", { time: formatClock(d.startSeconds, lang) })}
+                    >
+                      {formatClock(d.startSeconds, lang)}
+                    </button>
+                  ) : null}{" "}
+                  {marked(d.text, d.words)}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">{t("job.fidelity.noneDropped")}</p>
+          )}
+
+          {report.data.diff ? (
+            <details className="ws-diff" data-testid="ws-diff">
+              <summary>{t("job.fidelity.diff")}</summary>
+              <div className="ws-diff-cols">
+                <DiffSide ops={report.data.diff} own="removed" label={t("transcription.transcriptTitle")} />
+                <DiffSide ops={report.data.diff} own="added" label={t("transcription.correctedTitle")} />
+              </div>
+            </details>
+          ) : (
+            <p className="muted">{t("job.fidelity.diffTooLarge")}</p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,208 @@
+import type { TranscriptionSnapshot } from "@kikitori/shared";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatAmount } from "../plan/format.ts";
+import { useLang } from "../routing/useLang.ts";
+import { getSnapshot } from "../transcription/api.ts";
+import { languageName } from "../transcription/audioLanguage.ts";
+import { ExportMenu } from "../transcription/ExportMenu.tsx";
+import { OnwardLinks } from "../transcription/OnwardLinks.tsx";
+import { SpeakersPanel } from "../transcription/SpeakersPanel.tsx";
+import { useAudioSource } from "../transcription/useAudioSource.ts";
+import { FailedNotice } from "./FailedNotice.tsx";
+import { FidelityPanel } from "./FidelityPanel.tsx";
+import { formatDateTime } from "./format.ts";
+import { SaveStatus } from "./SaveStatus.tsx";
+import { SegmentList } from "./SegmentList.tsx";
+import { useJobEditor } from "./useJobEditor.ts";
+import { usePlayer } from "./usePlayer.ts";
+import { VersionsPanel } from "./VersionsPanel.tsx";
+
+/**
+ * A finished job to work on: its title (renamable), the player, the timed transcript that follows the
+ * audio, the interview text, both editable and saved as the user types (against the version they were
+ * based on), speakers, versions, exports, one click onward, and the fidelity view.
+ */
+export function JobWorkspace({
+  snapshot: initial,
+  onFailedRetry,
+  onReplaced,
+}: {
+  snapshot: TranscriptionSnapshot;
+  onFailedRetry: () => void;
+  /** The server's snapshot after a save, rename or restore (kept as the page's query data). */
+  onReplaced: (s: TranscriptionSnapshot) => void;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [snap, setSnap] = useState(initial);
+  const saved = (s: TranscriptionSnapshot) => {
+    setSnap(s);
+    onReplaced(s);
+  };
+  const editor = useJobEditor(initial, saved);
+  const replace = (s: TranscriptionSnapshot) => {
+    editor.reset(s);
+    saved(s);
+  };
+  const [expired, setExpired] = useState(initial.audioExpired);
+  const audio = useAudioSource(expired ? null : snap.audioFileUrl);
+  const gone = expired || audio.status === "expired";
+  const player = usePlayer(audio.status === "ready");
+  const editable = snap.status === "completed";
+  const pending = editor.state !== "saved";
+  const language = snap.detectedLanguage ?? (snap.audioLanguage !== "auto" ? snap.audioLanguage : null);
+
+  const loadLatest = async () => replace(await getSnapshot(snap.jobId));
+
+  return (
+    <div className="ws" data-testid="ws" data-job-id={snap.jobId} data-version={snap.version}>
+      <h1 className="visually-hidden" data-testid="page-title" dir="auto">
+        {snap.title}
+      </h1>
+      <div className="ws-head">
+        <label className="visually-hidden" htmlFor="ws-title">
+          {t("job.titleLabel")}
+        </label>
+        <input
+          id="ws-title"
+          className="ws-title"
+          data-testid="ws-title"
+          value={editor.values.title}
+          maxLength={255}
+          dir="auto"
+          placeholder={snap.originalName}
+          onChange={(e) => editor.setTitle(e.target.value)}
+          onBlur={() => void editor.save()}
+        />
+        <SaveStatus
+          state={editor.state}
+          error={editor.error}
+          onReload={() => void loadLatest()}
+          onRetry={() => void editor.save()}
+        />
+      </div>
+      <p className="ws-meta muted">
+        <time dateTime={snap.createdAt}>{formatDateTime(snap.createdAt, lang)}</time>
+        <span>{t("transcription.durationMinutes", { value: formatAmount(snap.durationSeconds / 60, lang) })}</span>
+        {language ? <span>{t("transcription.language", { language: languageName(language, lang) })}</span> : null}
+        <span data-testid="ws-file-type">
+          {t("fileTypes.label")}: {t(`fileTypes.${snap.model}`)}
+        </span>
+        {snap.tone ? (
+          <span>
+            {t("tones.label")}: {t(`tones.${snap.tone}`)}
+          </span>
+        ) : null}
+        {snap.speakers.length ? (
+          <span data-testid="ws-speaker-names">{snap.speakers.map((s) => s.name).join(", ")}</span>
+        ) : null}
+        {snap.originalName !== snap.title ? <span dir="auto">{snap.originalName}</span> : null}
+      </p>
+
+      {snap.status === "failed" ? <FailedNotice snapshot={snap} onRetried={onFailedRetry} /> : null}
+
+      <div className="card ws-player">
+        {gone ? (
+          <p className="alert alert-info" role="status" data-testid="ws-audio-gone">
+            {t("job.audioGone")}
+          </p>
+        ) : audio.status === "ready" ? (
+          <>
+            {/* biome-ignore lint/a11y/useMediaCaption: the timed transcript below is the text alternative */}
+            <audio
+              ref={player.attach}
+              className="tx-audio"
+              data-testid="ws-audio"
+              controls
+              preload="auto"
+              src={audio.src}
+              onError={(e) => {
+                if (e.currentTarget.error) setExpired(true);
+              }}
+            />
+            <p className="hint" data-testid="ws-keys">
+              {t("job.keys")}
+            </p>
+          </>
+        ) : audio.status === "error" ? (
+          <p className="muted">{t("transcription.audioLoadFailed")}</p>
+        ) : (
+          <p className="status-line" role="status">
+            <span className="spinner" aria-hidden="true" />
+            {t("transcription.audioLoading")}
+          </p>
+        )}
+      </div>
+
+      <div className="ws-columns">
+        <section className="card ws-transcript" aria-labelledby="ws-transcript-title">
+          <h2 id="ws-transcript-title">{t("transcription.transcriptTitle")}</h2>
+          {snap.segments.length ? (
+            <SegmentList
+              segments={snap.segments}
+              texts={editor.values.segments}
+              speakers={snap.speakers}
+              time={player.time}
+              canSeek={audio.status === "ready" && !gone}
+              editable={editable}
+              onSeek={player.seek}
+              onEdit={editor.setSegment}
+            />
+          ) : (
+            <textarea
+              className="tx-text"
+              readOnly
+              value={snap.transcription ?? ""}
+              rows={12}
+              dir="auto"
+              aria-labelledby="ws-transcript-title"
+            />
+          )}
+        </section>
+
+        <section className="card ws-interview" aria-labelledby="ws-interview-title">
+          <h2 id="ws-interview-title">{t("transcription.correctedTitle")}</h2>
+          {snap.rewrittenText !== null ? (
+            <textarea
+              className="tx-text ws-interview-text"
+              data-testid="ws-interview"
+              value={editor.values.interview}
+              readOnly={!editable}
+              rows={16}
+              dir="auto"
+              spellCheck
+              aria-labelledby="ws-interview-title"
+              onChange={(e) => editor.setInterview(e.target.value)}
+              onBlur={() => void editor.save()}
+            />
+          ) : (
+            <p className="muted">{t("transcription.waitingCorrected")}</p>
+          )}
+          {snap.rewrittenText !== null && snap.speakers.length > 1 ? (
+            pending ? (
+              <p className="hint">{t("job.speakersAfterSave")}</p>
+            ) : (
+              <SpeakersPanel jobId={snap.jobId} speakers={snap.speakers} onRenamed={replace} />
+            )
+          ) : null}
+          {snap.rewrittenText ? <OnwardLinks text={editor.values.interview} /> : null}
+          {snap.transcription !== null ? (
+            <ExportMenu jobId={snap.jobId} interviewReady={snap.rewrittenText !== null} beforeExport={editor.flush} />
+          ) : null}
+        </section>
+      </div>
+
+      {editable ? (
+        <div className="ws-columns">
+          <VersionsPanel jobId={snap.jobId} version={snap.version} busy={pending} onRestored={replace} />
+          <FidelityPanel
+            jobId={snap.jobId}
+            version={snap.version}
+            onSeek={audio.status === "ready" && !gone ? player.seek : null}
+          />
+        </div>
+      ) : null}
+    </div>
+  );
+}

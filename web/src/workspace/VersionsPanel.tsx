@@ -1,0 +1,95 @@
+import type { TranscriptionSnapshot, TranscriptVersionSummary } from "@kikitori/shared";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { errorText } from "../i18n/errorText.ts";
+import { formatAmount } from "../plan/format.ts";
+import { useLang } from "../routing/useLang.ts";
+import { listVersions, restoreVersion } from "./api.ts";
+import { formatDateTime } from "./format.ts";
+
+export const versionsKey = (jobId: string) => ["versions", jobId] as const;
+
+/**
+ * The kept versions of a job (the original AI output, the user's edits, restores), newest first, each
+ * with a Restore button; a restore becomes the newest version, so nothing is ever lost. Waits while
+ * edits are unsaved (the restore is based on the saved version).
+ */
+export function VersionsPanel({
+  jobId,
+  version,
+  busy,
+  onRestored,
+}: {
+  jobId: string;
+  version: number;
+  busy: boolean;
+  onRestored: (snapshot: TranscriptionSnapshot) => void;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const versions = useQuery({
+    queryKey: [...versionsKey(jobId), version],
+    queryFn: ({ signal }) => listVersions(jobId, signal),
+  });
+  const [restoring, setRestoring] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const restore = async (v: TranscriptVersionSummary) => {
+    setRestoring(v.version);
+    setError(null);
+    try {
+      onRestored(await restoreVersion(jobId, v.version, version));
+    } catch (e) {
+      setError(errorText(t, e));
+    } finally {
+      setRestoring(null);
+    }
+  };
+
+  const kind = (v: TranscriptVersionSummary) =>
+    v.kind === "restore" ? t("job.versions.restore", { n: v.restoredFrom ?? 0 }) : t(`job.versions.${v.kind}`);
+
+  return (
+    <section className="ws-panel" aria-labelledby="ws-versions-title" data-testid="ws-versions">
+      <h3 id="ws-versions-title">{t("job.versions.title")}</h3>
+      {versions.isPending ? (
+        <p className="muted">{t("job.loading")}</p>
+      ) : versions.isError ? (
+        <p className="field-error">{errorText(t, versions.error)}</p>
+      ) : (
+        <ul className="ws-versions">
+          {versions.data.versions.map((v) => (
+            <li key={v.version} data-testid="ws-version" data-version={v.version} data-kind={v.kind}>
+              <span className="ws-version-name">
+                {t("job.versions.number", { n: v.version })} · {kind(v)}
+                {v.current ? <strong> · {t("job.versions.current")}</strong> : null}
+              </span>
+              <span className="muted">
+                <time dateTime={v.updatedAt}>{formatDateTime(v.updatedAt, lang)}</time> ·{" "}
+                {t("transcription.characterCount", { value: formatAmount(v.characterCount, lang, 0) })}
+              </span>
+              {!v.current ? (
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  data-testid="ws-restore"
+                  disabled={busy || restoring !== null}
+                  aria-busy={restoring === v.version}
+                  onClick={() => void restore(v)}
+                >
+                  {t("job.versions.restoreButton")}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
+
+/** Seconds ← and → jump. */
+export const SKIP_SECONDS = 5;
+
+/** Index of the segment playing at `time`: the last one starting at or before it (-1 before the first). */
+export function activeSegment(starts: readonly number[], time: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid] <= time + 0.05) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** Whether a key press belongs to a field or control (typing a space there must not pause the audio). */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  return ["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "AUDIO", "SUMMARY"].includes(target.tagName);
+}
+
+export interface Player {
+  ref: RefObject<HTMLAudioElement | null>;
+  /** The <audio> element's ref callback. */
+  attach: (el: HTMLAudioElement | null) => void;
+  time: number;
+  playing: boolean;
+  seek: (seconds: number) => void;
+  toggle: () => void;
+}
+
+/**
+ * The audio player's state for the job page: the position (from timeupdate), playing or not, seeking
+ * and play/pause; and the page's keys: space plays or pauses, ← and → jump 5 s (not while typing).
+ */
+export function usePlayer(enabled: boolean): Player {
+  const ref = useRef<HTMLAudioElement | null>(null);
+  const [audio, setAudio] = useState<HTMLAudioElement | null>(null);
+  const attach = useCallback((el: HTMLAudioElement | null) => {
+    ref.current = el;
+    setAudio(el);
+  }, []);
+  const [time, setTime] = useState(0);
+  const [playing, setPlaying] = useState(false);
+
+  const seek = useCallback((seconds: number) => {
+    const audio = ref.current;
+    if (!audio) return;
+    const end = Number.isFinite(audio.duration) ? audio.duration : Number.POSITIVE_INFINITY;
+    audio.currentTime = Math.max(0, Math.min(seconds, end));
+    setTime(audio.currentTime);
+  }, []);
+
+  const toggle = useCallback(() => {
+    const audio = ref.current;
+    if (!audio) return;
+    if (audio.paused) void audio.play().catch(() => undefined);
+    else audio.pause();
+  }, []);
+
+  // The element appears once the audio is loaded: follow it from then on.
+  useEffect(() => {
+    if (!enabled || !audio) return;
+    const onTime = () => setTime(audio.currentTime);
+    const onPlay = () => setPlaying(true);
+    const onPause = () => setPlaying(false);
+    audio.addEventListener("timeupdate", onTime);
+    audio.addEventListener("seeked", onTime);
+    audio.addEventListener("play", onPlay);
+    audio.addEventListener("pause", onPause);
+    audio.addEventListener("ended", onPause);
+    return () => {
+      audio.removeEventListener("timeupdate", onTime);
+      audio.removeEventListener("seeked", onTime);
+      audio.removeEventListener("play", onPlay);
+      audio.removeEventListener("pause", onPause);
+      audio.removeEventListener("ended", onPause);
+    };
+  }, [enabled, audio]);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
+      const audio = ref.current;
+      if (!audio) return;
+      if (e.key === " " || e.code === "Space") {
+        e.preventDefault();
+        toggle();
+      } else if (e.key === "ArrowLeft") {
+        e.preventDefault();
+        seek(audio.currentTime - SKIP_SECONDS);
+      } else if (e.key === "ArrowRight") {
+        e.preventDefault();
+        seek(audio.currentTime + SKIP_SECONDS);
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [enabled, seek, toggle]);
+
+  return { ref, attach, time, playing, seek, toggle };
+}

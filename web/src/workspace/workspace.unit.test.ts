@@ -1,0 +1,53 @@
+import { describe, expect, it } from "@jest/globals";
+import { cleanDirty, editBody } from "./useJobEditor.ts";
+import { activeSegment } from "./usePlayer.ts";
+
+describe("editBody", () => {
+  const values = { title: "  Interview with Ben ", segments: ["a", "b", "c"], interview: "Anna: Hi" };
+
+  it("sends only what changed, with the version it is based on", () => {
+    const dirty = cleanDirty();
+    expect(editBody(3, values, dirty)).toBeNull();
+    dirty.segments.add(2);
+    dirty.segments.add(0);
+    expect(editBody(3, values, dirty)).toEqual({
+      version: 3,
+      segments: [
+        { index: 0, text: "a" },
+        { index: 2, text: "c" },
+      ],
+    });
+    dirty.title = true;
+    dirty.interview = true;
+    expect(editBody(4, values, dirty)).toMatchObject({
+      version: 4,
+      title: "Interview with Ben",
+      rewrittenText: "Anna: Hi",
+    });
+  });
+
+  it("an emptied title goes back to the file name (null)", () => {
+    expect(editBody(1, { ...values, title: "  " }, { ...cleanDirty(), title: true })).toEqual({
+      version: 1,
+      title: null,
+    });
+  });
+});
+
+describe("activeSegment", () => {
+  const starts = [0, 4.5, 10.1, 20];
+  it.each([
+    [-1, -1],
+    [0, 0],
+    [4.44, 0],
+    [4.46, 1],
+    [10.1, 2],
+    [15, 2],
+    [99, 3],
+  ])("at %s s → segment %s", (time, index) => {
+    expect(activeSegment(starts, time)).toBe(index);
+  });
+  it("none without segments", () => {
+    expect(activeSegment([], 3)).toBe(-1);
+  });
+});
