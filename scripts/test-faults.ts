@@ -297,6 +297,10 @@ const authed: Array<[string, string, string | undefined]> = [
   ["DELETE", "/api/auth/account", undefined],
   ["GET", "/api/plans/current", undefined],
   ["POST", "/api/plan", '{"plan":"premium"}'],
+  ["PATCH", `/api/transcriptions/${randomUUID()}`, '{"version":1,"title":"x"}'],
+  ["GET", `/api/transcriptions/${randomUUID()}/versions`, undefined],
+  ["POST", `/api/transcriptions/${randomUUID()}/versions/1/restore`, '{"version":1}'],
+  ["GET", `/api/transcriptions/${randomUUID()}/fidelity`, undefined],
 ];
 const badTokens: Array<[string, string | null]> = [
   ["no token", null],
@@ -488,6 +492,53 @@ for (const [n, p, tok, range] of [
   ["limit text", "/api/transcriptions?limit=abc", u1.token, undefined],
 ] as const) {
   await http(`GET ${n}`, "GET", p, { headers: { authorization: `Bearer ${tok}`, ...(range ? { range } : {}) } });
+}
+
+// The workspace (issue #13): edits, versions, restore and the fidelity view with bad input. The job is
+// still queued, so its texts cannot be edited yet; someone else's job is a 404.
+const jobUrl = `/api/transcriptions/${jobId}`;
+for (const [n, body] of hostileBodies)
+  await http(`PATCH transcription: ${n}`, "PATCH", jobUrl, { body, headers: auth1 });
+for (const [n, body] of [
+  ["stale version", '{"version":99,"title":"x"}'],
+  ["version as text", '{"version":"1","title":"x"}'],
+  ["nothing to change", '{"version":1}'],
+  ["segments of a queued job", '{"version":1,"segments":[{"index":0,"text":"x"}]}'],
+  ["negative segment index", '{"version":1,"segments":[{"index":-1,"text":"x"}]}'],
+  ["title over 255", JSON.stringify({ version: 1, title: "x".repeat(256) })],
+  ["interview text of a queued job", '{"version":1,"rewrittenText":"x"}'],
+  ["speakers of a queued job", '{"version":1,"speakers":{"names":[{"id":0,"name":"A"}]}}'],
+  ["speakers: name empty", '{"version":1,"speakers":{"names":[{"id":0,"name":""}]}}'],
+] as const) {
+  await http(`PATCH transcription: ${n}`, "PATCH", jobUrl, { body, headers: auth1 });
+}
+await http("PATCH someone else's transcription", "PATCH", jobUrl, {
+  body: '{"version":1,"title":"mine"}',
+  headers: { ...JSON_H, authorization: `Bearer ${other.token}` },
+});
+for (const [n, body] of [
+  ["no body", undefined],
+  ["stale version", '{"version":99}'],
+  ["version 0", '{"version":0}'],
+] as const) {
+  await http(`POST restore: ${n}`, "POST", `${jobUrl}/versions/1/restore`, { body, headers: auth1 });
+}
+for (const [n, p] of [
+  ["version not a number", `${jobUrl}/versions/abc`],
+  ["version 0", `${jobUrl}/versions/0`],
+  ["version past 1e9", `${jobUrl}/versions/99999999999`],
+  ["version not kept", `${jobUrl}/versions/7`],
+  ["restore of a version not kept", `${jobUrl}/versions/7/restore`],
+  ["fidelity of a queued job", `${jobUrl}/fidelity`],
+  ["library: unknown sort", "/api/transcriptions?sort=size"],
+  ["library: q over 200", `/api/transcriptions?q=${"a".repeat(201)}`],
+  ["library: q with NUL", "/api/transcriptions?q=a%00b"],
+  ["library: page -1", "/api/transcriptions?page=-1"],
+] as const) {
+  await http(`GET ${n}`, p.endsWith("/restore") ? "POST" : "GET", p, {
+    headers: p.endsWith("/restore") ? { ...auth1 } : { authorization: `Bearer ${u1.token}` },
+    body: p.endsWith("/restore") ? '{"version":1}' : undefined,
+  });
 }
 
 // Headers and the wire.

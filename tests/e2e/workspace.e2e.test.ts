@@ -105,6 +105,17 @@ it("library → job page → seek, play along, edit, export, conflict, versions,
   await page.keyboard.press("ArrowLeft");
   expect(Math.abs((await audioTime(page)) - starts[4])).toBeLessThan(0.01);
 
+  // Find in the transcript: matches are marked, Enter goes to the next one and plays from there.
+  await page.getByTestId("ws-find").fill("BUSINESS");
+  const hits = await page.$$eval('[data-testid="ws-segment"][data-match="true"]', (els) =>
+    els.map((e) => Number(e.getAttribute("data-start"))),
+  );
+  expect(hits.length).toBeGreaterThan(0);
+  expect(Number(await page.getByTestId("ws-find-count").getAttribute("data-count"))).toBe(hits.length);
+  await page.getByTestId("ws-find").press("Enter");
+  expect(Math.abs((await audioTime(page)) - hits[0])).toBeLessThan(0.01);
+  await page.getByTestId("ws-find").fill("");
+
   // Playing from the start marks the segments in order.
   await page.getByTestId("ws-segment").nth(0).getByTestId("ws-seek").click();
   await page.$eval('[data-testid="ws-audio"]', (a) => {
@@ -133,8 +144,15 @@ it("library → job page → seek, play along, edit, export, conflict, versions,
   await page.waitForFunction(() =>
     /^Dr\. Tanaka:/m.test((document.querySelector('[data-testid="ws-interview"]') as HTMLTextAreaElement).value),
   );
+  const tanaka = (await panel.locator('[data-role="interviewee"]').getAttribute("data-testid"))?.replace(
+    "tx-speaker-",
+    "",
+  );
   const firstText = page.getByTestId("ws-segment-text").first();
   await firstText.fill("Welcome to the Kikitori workspace test.");
+  // Give the first turn to Dr. Tanaka (a drop-down on the turn: the interviewee's id).
+  const firstTurn = page.getByTestId("ws-segment").first().getByTestId("ws-speaker");
+  await firstTurn.selectOption(tanaka ?? "");
   const interview = page.getByTestId("ws-interview");
   await interview.press("Control+End");
   await interview.pressSequentially("\n\nAnna: Thank you for your time.");
@@ -162,6 +180,8 @@ it("library → job page → seek, play along, edit, export, conflict, versions,
     expect(cues.length).toBeGreaterThanOrEqual(starts.length);
     const texts = cues.map((c) => (c.data as { text: string }).text).join("\n");
     expect(texts).toContain("Welcome to the Kikitori workspace test.");
+    // The first cue is Dr. Tanaka's now.
+    expect((cues[0].data as { text: string }).text).toMatch(/^(Dr\. Tanaka: |<v Dr\. Tanaka>)Welcome/);
     expect(texts).toContain("Dr. Tanaka");
   }
 

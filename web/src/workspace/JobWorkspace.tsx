@@ -142,12 +142,14 @@ export function JobWorkspace({
             <SegmentList
               segments={snap.segments}
               texts={editor.values.segments}
+              who={editor.values.speakers}
               speakers={snap.speakers}
               time={player.time}
               canSeek={audio.status === "ready" && !gone}
               editable={editable}
               onSeek={player.seek}
               onEdit={editor.setSegment}
+              onSpeaker={editor.setSpeaker}
             />
           ) : (
             <textarea

@@ -13,6 +13,8 @@ export const RETRY_DELAY_MS = 5000;
 export interface EditorValues {
   title: string;
   segments: string[];
+  /** Who says each segment (undefined where no voices were told apart). */
+  speakers: Array<number | undefined>;
   interview: string;
 }
 
@@ -36,14 +38,22 @@ export function editBody(version: number, values: EditorValues, dirty: Dirty): P
       ? {
           segments: [...dirty.segments]
             .sort((a, b) => a - b)
-            .map((index) => ({ index, text: values.segments[index] ?? "" })),
+            .map((index) => {
+              const speaker = values.speakers[index];
+              return { index, text: values.segments[index] ?? "", ...(speaker !== undefined ? { speaker } : {}) };
+            }),
         }
       : {}),
   };
 }
 
 export function valuesOf(s: TranscriptionSnapshot): EditorValues {
-  return { title: s.title, segments: s.segments.map((x) => x.text), interview: s.rewrittenText ?? "" };
+  return {
+    title: s.title,
+    segments: s.segments.map((x) => x.text),
+    speakers: s.segments.map((x) => x.speaker),
+    interview: s.rewrittenText ?? "",
+  };
 }
 
 /**
@@ -137,6 +147,19 @@ export function useJobEditor(initial: TranscriptionSnapshot, onSaved: (s: Transc
       }),
     [change],
   );
+  /** Gives segments (a turn) to another speaker. */
+  const setSpeaker = useCallback(
+    (indexes: number[], speaker: number) =>
+      change((v, d) => {
+        const speakers = v.speakers.slice();
+        for (const i of indexes) {
+          speakers[i] = speaker;
+          d.segments.add(i);
+        }
+        return { ...v, speakers };
+      }),
+    [change],
+  );
   const setInterview = useCallback(
     (interview: string) =>
       change((v, d) => {
@@ -182,5 +205,5 @@ export function useJobEditor(initial: TranscriptionSnapshot, onSaved: (s: Transc
     };
   }, [save, clearTimer]);
 
-  return { values, state, error, setTitle, setSegment, setInterview, save, flush, reset };
+  return { values, state, error, setTitle, setSegment, setSpeaker, setInterview, save, flush, reset };
 }

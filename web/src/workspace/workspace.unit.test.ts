@@ -1,9 +1,15 @@
 import { describe, expect, it } from "@jest/globals";
+import { findMatches, stepMatch } from "./find.ts";
 import { cleanDirty, editBody } from "./useJobEditor.ts";
 import { activeSegment } from "./usePlayer.ts";
 
 describe("editBody", () => {
-  const values = { title: "  Interview with Ben ", segments: ["a", "b", "c"], interview: "Anna: Hi" };
+  const values = {
+    title: "  Interview with Ben ",
+    segments: ["a", "b", "c"],
+    speakers: [0, undefined, 1],
+    interview: "Anna: Hi",
+  };
 
   it("sends only what changed, with the version it is based on", () => {
     const dirty = cleanDirty();
@@ -13,8 +19,8 @@ describe("editBody", () => {
     expect(editBody(3, values, dirty)).toEqual({
       version: 3,
       segments: [
-        { index: 0, text: "a" },
-        { index: 2, text: "c" },
+        { index: 0, text: "a", speaker: 0 },
+        { index: 2, text: "c", speaker: 1 },
       ],
     });
     dirty.title = true;
@@ -49,5 +55,22 @@ describe("activeSegment", () => {
   });
   it("none without segments", () => {
     expect(activeSegment([], 3)).toBe(-1);
+  });
+});
+
+describe("findMatches / stepMatch", () => {
+  const texts = ["We opened a Bakery.", "大阪でパン屋を始めました。", "The ＢＡＫＥＲＹ grew.", "Nothing here."];
+  it("finds case-insensitively, full-width folded, in any script", () => {
+    expect(findMatches(texts, "bakery")).toEqual([0, 2]);
+    expect(findMatches(texts, "パン屋")).toEqual([1]);
+    expect(findMatches(texts, "  ")).toEqual([]);
+    expect(findMatches(texts, "zebra")).toEqual([]);
+  });
+  it("steps forward and back, wrapping around", () => {
+    expect(stepMatch(-1, 3, 1)).toBe(0);
+    expect(stepMatch(-1, 3, -1)).toBe(2);
+    expect(stepMatch(2, 3, 1)).toBe(0);
+    expect(stepMatch(0, 3, -1)).toBe(2);
+    expect(stepMatch(0, 0, 1)).toBe(-1);
   });
 });
