@@ -254,7 +254,10 @@ it("searches titles and texts with full-text search and substrings (Japanese), s
   expect((await api(token, "/api/transcriptions?sort=size")).status).toBe(400);
 });
 
-it("uses the search indexes (full-text and trigram) when the planner is made to", async () => {
+// Both indexes lead with user_id; a GIN index serves a condition on any of its columns, so the plan of
+// the text condition alone shows that each is usable. (On this tiny table the planner would rather read
+// the user's rows; `npm run bench:search` shows the indexes chosen on a large library.)
+it("has the search indexes (user + full-text, user + trigram), usable for their text conditions", async () => {
   const rows = await t.db.$queryRawUnsafe<Array<{ indexname: string }>>(
     `SELECT indexname FROM pg_indexes WHERE tablename = 'transcription_jobs' AND indexname LIKE '%search%' ORDER BY 1`,
   );
@@ -265,6 +268,10 @@ it("uses the search indexes (full-text and trigram) when the planner is made to"
       `EXPLAIN SELECT id FROM transcription_jobs WHERE (coalesce("title", '') || ' ' || "original_name" || ' ' || coalesce("transcription", '') || ' ' || coalesce("rewritten_text", '')) ILIKE '%パン屋を%'`,
     );
     expect(plan.map((p) => p["QUERY PLAN"]).join("\n")).toContain("transcription_jobs_search_trgm");
+    const fts = await tx.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(
+      `EXPLAIN SELECT id FROM transcription_jobs WHERE search_vector @@ websearch_to_tsquery('simple', 'ovens')`,
+    );
+    expect(fts.map((p) => p["QUERY PLAN"]).join("\n")).toContain("transcription_jobs_search_fts");
   });
 });
 

@@ -1,0 +1,108 @@
+// The dependency graph stays clean (issue #15): no import cycles between the source files of the
+// services and the web app, @kikitori/shared imports nothing above it, no service imports another
+// service's code (only shared), and the web app never loads server-only code (./server, ./db,
+// ./backends, ./openai). Imports are read from the sources (relative paths and @kikitori/shared/*
+// subpaths resolved through services/shared/package.json's exports).
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const DIRS = [
+  "services/shared/src",
+  "services/gateway/src",
+  "services/transcription-worker/src",
+  "services/correction-worker/src",
+  "services/billing/src",
+  "web/src",
+];
+const exportsMap = JSON.parse(readFileSync(path.join(root, "services/shared/package.json"), "utf8")).exports as Record<
+  string,
+  string
+>;
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) {
+      if (name !== "generated" && name !== "node_modules") sources(p, out);
+    } else if (/\.(ts|tsx|mjs)$/.test(name) && !/\.test\.tsx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const graph = new Map<string, string[]>();
+for (const file of DIRS.flatMap((d) => sources(path.join(root, d)))) {
+  const deps: string[] = [];
+  const text = readFileSync(file, "utf8");
+  for (const m of text.matchAll(
+    /(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+  )) {
+    const spec = m[1] ?? m[2];
+    let target: string | null = null;
+    if (spec.startsWith(".")) target = path.resolve(path.dirname(file), spec);
+    else if (spec === "@kikitori/shared" || spec.startsWith("@kikitori/shared/")) {
+      const sub = `.${spec.slice("@kikitori/shared".length)}`;
+      const entry = exportsMap[sub];
+      if (!entry) throw new Error(`${path.relative(root, file)} imports ${spec}, which shared does not export`);
+      target = path.join(root, "services/shared", entry);
+    }
+    if (target && existsSync(target)) deps.push(target);
+  }
+  graph.set(file, deps);
+}
+const rel = (p: string) => path.relative(root, p);
+const area = (p: string) => rel(p).split("/").slice(0, 2).join("/");
+
+it("reads the sources of every service and the web app", () => {
+  expect(graph.size).toBeGreaterThan(250);
+});
+
+it("has no import cycles", () => {
+  // Tarjan's strongly connected components: any component of more than one file is a cycle.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(rel(w));
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component);
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  expect(cycles).toEqual([]);
+});
+
+it("keeps shared at the ground floor, services apart, and server code out of the web app", () => {
+  const problems: string[] = [];
+  for (const [file, deps] of graph) {
+    for (const dep of deps) {
+      const f = rel(file);
+      const d = rel(dep);
+      if (f.startsWith("services/shared/") && !d.startsWith("services/shared/")) problems.push(`${f} → ${d}`);
+      else if (!d.startsWith("services/shared/") && area(file) !== area(dep)) problems.push(`${f} → ${d}`);
+      if (f.startsWith("web/") && /^services\/shared\/src\/server\//.test(d))
+        problems.push(`${f} → ${d} (server code)`);
+    }
+  }
+  expect(problems).toEqual([]);
+});
