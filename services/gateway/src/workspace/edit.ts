@@ -63,7 +63,7 @@ function json(v: unknown[] | null): Prisma.InputJsonValue | typeof Prisma.DbNull
   return v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue);
 }
 
-export function conflict(current: number): AppError {
+function conflict(current: number): AppError {
   return new AppError(
     "VERSION_CONFLICT",
     `The transcription was changed elsewhere meanwhile (it is now at version ${current}); reload it before editing`,
