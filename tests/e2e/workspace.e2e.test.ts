@@ -233,6 +233,9 @@ it("library → job page → seek, play along, edit, export, conflict, versions,
   await page.getByTestId("lib-search").fill("パン屋");
   await page.locator('[data-testid="lib-count"][data-total="1"]').waitFor();
   expect(await page.getByTestId("lib-open").allTextContents()).toEqual(["osaka.m4a"]);
+  // The passage the word was found in, with the word marked.
+  expect(await page.getByTestId("lib-snippet").textContent()).toBe("大阪でパン屋を始めたのは二〇一九年です。");
+  expect(await page.getByTestId("lib-snippet").locator("mark").allTextContents()).toEqual(["パン屋"]);
   expect(page.url()).toContain(`q=${encodeURIComponent("パン屋")}`);
   await page.getByTestId("lib-search").fill("");
   await page.locator('[data-testid="lib-count"][data-total="2"]').waitFor();

@@ -2,7 +2,12 @@
 // versions and restore, title rename reaching the exports, the library's search and sort, and the
 // fidelity view.
 import { randomUUID } from "node:crypto";
-import { fidelityReportSchema, transcriptionSnapshotSchema, transcriptVersionListSchema } from "@kikitori/shared";
+import {
+  fidelityReportSchema,
+  libraryListSchema,
+  transcriptionSnapshotSchema,
+  transcriptVersionListSchema,
+} from "@kikitori/shared";
 import { insertJob, insertVerifiedUser } from "../../../tests/support/db.ts";
 import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 
@@ -252,6 +257,22 @@ it("searches titles and texts with full-text search and substrings (Japanese), s
   expect(await titles("sort=longest")).toEqual(["Zebra talk", "meeting.wav", "bakery-interview.mp3"]);
   expect(await list("sort=title&limit=2&page=2")).toMatchObject({ total: 3, jobs: [{ title: "Zebra talk" }] });
   expect((await api(token, "/api/transcriptions?sort=size")).status).toBe(400);
+
+  // The library's light view: no texts, and the passage the search found.
+  const light = libraryListSchema.parse(
+    (await api(token, `/api/transcriptions?view=library&q=${encodeURIComponent("北海道")}`)).body,
+  );
+  expect(light.jobs).toHaveLength(1);
+  expect(light.jobs[0]).toMatchObject({
+    title: "Zebra talk",
+    snippet: "大阪でパン屋を始めました。小麦粉は北海道から。",
+  });
+  expect(light.jobs[0]).not.toHaveProperty("transcription");
+  const hokkaido = libraryListSchema.parse((await api(token, "/api/transcriptions?view=library&q=flour")).body);
+  expect(hokkaido.jobs[0].snippet).toContain("The flour came from Hokkaido.");
+  const plain = libraryListSchema.parse((await api(token, "/api/transcriptions?view=library")).body);
+  expect(plain.jobs.map((j) => j.snippet)).toEqual([null, null, null]);
+  expect((await api(token, "/api/transcriptions?view=everything")).status).toBe(400);
 });
 
 // Both indexes lead with user_id; a GIN index serves a condition on any of its columns, so the plan of

@@ -122,6 +122,39 @@ export const transcriptionListSchema = z.object({
   pageSize: z.number().int().optional(),
 });
 
+/**
+ * One job in the library (GET /api/transcriptions?view=library): what the list shows, without the
+ * texts (a page of long interviews would otherwise weigh megabytes), and with `q` the passage where
+ * the search found it.
+ */
+export const transcriptionListItemSchema = transcriptionSnapshotSchema
+  .pick({
+    jobId: true,
+    status: true,
+    title: true,
+    originalName: true,
+    version: true,
+    durationSeconds: true,
+    audioLanguage: true,
+    detectedLanguage: true,
+    speakers: true,
+    createdAt: true,
+    editedAt: true,
+    error: true,
+  })
+  .extend({
+    /** With `q`: about 160 characters around the first match in the texts (null when only the title matched). */
+    snippet: z.string().nullable(),
+  });
+export type TranscriptionListItem = z.infer<typeof transcriptionListItemSchema>;
+
+export const libraryListSchema = z.object({
+  jobs: z.array(transcriptionListItemSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+
 /** Orders of the library; "relevance" (best match first) only means something with `q`. */
 export const LIBRARY_SORTS = ["newest", "oldest", "title", "longest", "relevance"] as const;
 export type LibrarySort = (typeof LIBRARY_SORTS)[number];
@@ -134,6 +167,8 @@ export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 export const transcriptionListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   sort: z.enum(LIBRARY_SORTS).optional(),
+  /** full (default): job snapshots; library: the light items of the library page, with match snippets. */
+  view: z.enum(["full", "library"]).default("full"),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   q: z
     .string()

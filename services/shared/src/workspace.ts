@@ -79,3 +79,39 @@ export type TranscriptVersion = z.infer<typeof transcriptVersionSchema>;
 
 /** POST /api/transcriptions/{jobId}/versions/{version}/restore: `version` is the job version it was based on. */
 export const restoreVersionSchema = z.object({ version: z.number().int().min(1) });
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The passage of `text` around the first place a search `q` matches (case-insensitive): the whole
+ * query, else its longest word that occurs. About `radius` characters either side, cut at a space
+ * where there is one near, "…" where text was left out, line breaks folded. Null when nothing matches.
+ */
+export function matchSnippet(text: string | null, q: string, radius = 80): string | null {
+  if (!text || !q.trim()) return null;
+  const candidates = [
+    q.trim(),
+    ...q
+      .trim()
+      .split(/\s+/)
+      .sort((a, b) => b.length - a.length),
+  ];
+  for (const c of candidates) {
+    const m = new RegExp(escapeRegExp(c), "iu").exec(text);
+    if (!m) continue;
+    let start = Math.max(0, m.index - radius);
+    let end = Math.min(text.length, m.index + m[0].length + radius);
+    // Whole words at the edges, when a space is close.
+    if (start > 0) {
+      const space = text.indexOf(" ", start);
+      if (space >= 0 && space < m.index && space - start < 20) start = space + 1;
+    }
+    if (end < text.length) {
+      const space = text.lastIndexOf(" ", end);
+      if (space > m.index + m[0].length && end - space < 20) end = space;
+    }
+    const body = text.slice(start, end).replace(/\s+/g, " ").trim();
+    return `${start > 0 ? "…" : ""}${body}${end < text.length ? "…" : ""}`;
+  }
+  return null;
+}

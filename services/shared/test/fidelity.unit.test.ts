@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { fidelityReport } from "../src/fidelity.ts";
+import { matchSnippet } from "../src/workspace.ts";
 
 const en = (raw: string, corrected: string | null, extra: Partial<Parameters<typeof fidelityReport>[2]> = {}) =>
   fidelityReport(raw, corrected, { language: "en", ...extra });
@@ -72,5 +73,31 @@ describe("fidelityReport", () => {
 
   it("has no figure without an interview text", () => {
     expect(en("some words", null)).toMatchObject({ figure: null, diff: null, invented: [], dropped: [] });
+  });
+});
+
+describe("matchSnippet", () => {
+  const long = `${"Before the interview we talked about the weather for a long while. ".repeat(3)}Then she said the Sourdough starter came from her grandmother in Hokkaido.\n\nAfter that ${"we walked through the old town and looked at the river. ".repeat(3)}`;
+
+  it("cuts around the first match, case-insensitively, with ellipses and whole words", () => {
+    const s = matchSnippet(long, "sourdough")!;
+    expect(s).toMatch(/^…/);
+    expect(s).toMatch(/…$/);
+    expect(s).toContain("Sourdough starter");
+    expect(s.length).toBeLessThan(200);
+    expect(s).not.toMatch(/\n/);
+  });
+
+  it("falls back to the longest word of the query that occurs", () => {
+    expect(matchSnippet(long, "grandmother zebra")).toContain("grandmother");
+    expect(matchSnippet(long, "zebra")).toBeNull();
+    expect(matchSnippet(null, "x")).toBeNull();
+  });
+
+  it("finds words inside text without spaces, and takes the query literally", () => {
+    expect(matchSnippet("大阪でパン屋を始めました。小麦粉は北海道から。", "パン屋")).toBe(
+      "大阪でパン屋を始めました。小麦粉は北海道から。",
+    );
+    expect(matchSnippet("costs 5.0 (a+b)", "(a+b)")).toBe("costs 5.0 (a+b)");
   });
 });

@@ -124,7 +124,7 @@ function Library({ uid }: { uid: string }) {
         ) : list.data ? (
           <ul className="lib-list" data-testid="lib-list" aria-busy={list.isFetching}>
             {list.data.jobs.map((job) => (
-              <LibraryItem key={job.jobId} job={job} uid={uid} />
+              <LibraryItem key={job.jobId} job={job} uid={uid} query={q} />
             ))}
           </ul>
         ) : null}

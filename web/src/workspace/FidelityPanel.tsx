@@ -1,22 +1,12 @@
 import type { FidelityOp } from "@kikitori/shared";
 import { useQuery } from "@tanstack/react-query";
-import { Fragment, type ReactNode, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
 import { useLang } from "../routing/useLang.ts";
 import { formatClock } from "../transcription/time.ts";
 import { getFidelity } from "./api.ts";
-
-/** `text` with each of `words` marked (the words the recording does not have). */
-function marked(text: string, words: string[]): ReactNode {
-  if (!words.length) return text;
-  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).sort((a, b) => b.length - a.length);
-  const parts = text.split(new RegExp(`(${escaped.join("|")})`, "u"));
-  return parts.map((p, i) =>
-    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string
-    i % 2 === 1 ? <mark key={i}>{p}</mark> : <Fragment key={i}>{p}</Fragment>,
-  );
-}
+import { marked } from "./Marked.tsx";
 
 /** One side of the diff: the words both share, and this side's own words marked. */
 function DiffSide({ ops, own, label }: { ops: FidelityOp[]; own: "removed" | "added"; label: string }) {

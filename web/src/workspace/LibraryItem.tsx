@@ -1,4 +1,4 @@
-import type { TranscriptionSnapshot } from "@kikitori/shared";
+import type { TranscriptionListItem } from "@kikitori/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,9 +11,10 @@ import { retryJob } from "../transcription/api.ts";
 import { languageName } from "../transcription/audioLanguage.ts";
 import { deleteTranscription, patchTranscription } from "./api.ts";
 import { formatDateTime } from "./format.ts";
+import { marked } from "./Marked.tsx";
 
 /** One job of the library with rename, delete (confirmed in place) and, when it failed, retry. */
-export function LibraryItem({ job, uid }: { job: TranscriptionSnapshot; uid: string }) {
+export function LibraryItem({ job, uid, query }: { job: TranscriptionListItem; uid: string; query: string }) {
   const { t } = useTranslation();
   const lang = useLang();
   const navigate = useNavigate();
@@ -86,6 +87,11 @@ export function LibraryItem({ job, uid }: { job: TranscriptionSnapshot; uid: str
         </span>
         {job.speakers.length ? <span dir="auto">{job.speakers.map((s) => s.name).join(", ")}</span> : null}
       </span>
+      {job.snippet ? (
+        <p className="lib-snippet" dir="auto" data-testid="lib-snippet">
+          {marked(job.snippet, [query.trim(), ...query.trim().split(/\s+/)])}
+        </p>
+      ) : null}
       {mode === "confirmDelete" ? (
         <span className="lib-actions lib-confirm" role="alert">
           <span>{t("library.confirmDelete")}</span>

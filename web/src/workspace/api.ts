@@ -3,9 +3,9 @@ import {
   type FidelityReport,
   fidelityReportSchema,
   type LibrarySort,
+  libraryListSchema,
   type PatchTranscriptionInput,
   type TranscriptionSnapshot,
-  transcriptionListSchema,
   transcriptionSnapshotSchema,
   transcriptVersionListSchema,
   transcriptVersionSchema,
@@ -16,17 +16,17 @@ import { apiFetch, apiFetchParsed, bySchema } from "../api/client.ts";
 const job = (jobId: string) => `/api/transcriptions/${encodeURIComponent(jobId)}`;
 const SNAPSHOT = bySchema(transcriptionSnapshotSchema);
 
-export type LibraryPage = z.infer<typeof transcriptionListSchema>;
+export type LibraryPage = z.infer<typeof libraryListSchema>;
 
-/** GET /api/transcriptions?q=&sort=&page=&limit= */
+/** GET /api/transcriptions?view=library&q=&sort=&page=&limit=: light items with the passage each match is in. */
 export async function listLibrary(
   query: { q: string; sort: LibrarySort | ""; page: number; limit: number },
   signal?: AbortSignal,
 ): Promise<LibraryPage> {
-  const params = new URLSearchParams({ page: String(query.page), limit: String(query.limit) });
+  const params = new URLSearchParams({ view: "library", page: String(query.page), limit: String(query.limit) });
   if (query.q.trim()) params.set("q", query.q.trim());
   if (query.sort) params.set("sort", query.sort);
-  return apiFetchParsed(`/api/transcriptions?${params}`, bySchema(transcriptionListSchema), "Unexpected library", {
+  return apiFetchParsed(`/api/transcriptions?${params}`, bySchema(libraryListSchema), "Unexpected library", {
     signal,
   });
 }

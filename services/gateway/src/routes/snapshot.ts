@@ -1,4 +1,10 @@
-import { charCount, type JobSpeaker, type TranscriptionSnapshot, type TranscriptSegment } from "@kikitori/shared";
+import {
+  charCount,
+  type JobSpeaker,
+  type TranscriptionListItem,
+  type TranscriptionSnapshot,
+  type TranscriptSegment,
+} from "@kikitori/shared";
 import type { Prisma } from "@kikitori/shared/db";
 
 type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
@@ -51,5 +57,23 @@ export function toSnapshot(job: JobRow, now = new Date(), live: TranscriptSegmen
     segments: Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : live,
     createdAt: job.createdAt.toISOString(),
     error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "", stage: job.failedStage } : null,
+  };
+}
+
+/** The library's fields of a snapshot (GET /api/transcriptions?view=library). */
+export function pickListItem(s: TranscriptionSnapshot): Omit<TranscriptionListItem, "snippet"> {
+  return {
+    jobId: s.jobId,
+    status: s.status,
+    title: s.title,
+    originalName: s.originalName,
+    version: s.version,
+    durationSeconds: s.durationSeconds,
+    audioLanguage: s.audioLanguage,
+    detectedLanguage: s.detectedLanguage,
+    speakers: s.speakers,
+    createdAt: s.createdAt,
+    editedAt: s.editedAt,
+    error: s.error,
   };
 }

@@ -6,7 +6,9 @@ import { pipeline } from "node:stream/promises";
 import {
   AppError,
   isUuid,
+  libraryListSchema,
   MAX_UPLOAD_BYTES,
+  matchSnippet,
   speechStatusSchema,
   type TranscriptSegment,
   transcriptionListQuerySchema,
@@ -25,7 +27,7 @@ import { errorResponses } from "../errors.ts";
 import { hasUnstorableChars } from "../input.ts";
 import { DECODE_WAIT_MS, type UploadService } from "../usecases/upload.ts";
 import { searchJobs } from "../workspace/search.ts";
-import { isAudioExpired, toSnapshot } from "./snapshot.ts";
+import { isAudioExpired, pickListItem, toSnapshot } from "./snapshot.ts";
 import { assertMultipartBoundary, BodyWatch, UploadSlots } from "./upload-guards.ts";
 
 export interface TranscriptionRoutesOptions {
@@ -221,23 +223,33 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       schema: {
         tags,
         summary:
-          "The user's transcriptions, a page at a time: `q` finds words in the title, the file name, the transcript and the interview text (full-text search, and substrings for text without spaces: ja, zh); `sort` newest (default), oldest, title, longest or relevance (default with `q`)",
+          "The user's transcriptions, a page at a time: `q` finds words in the title, the file name, the transcript and the interview text (full-text search, and substrings for text without spaces: ja, zh); `sort` newest (default), oldest, title, longest or relevance (default with `q`); `view=library` answers light items (no texts) with the passage each match was found in",
         security: [{ bearer: [] }],
         querystring: transcriptionListQuerySchema,
-        response: { 200: transcriptionListSchema, ...errorResponses(400, 401) },
+        response: { 200: z.union([transcriptionListSchema, libraryListSchema]), ...errorResponses(400, 401) },
       },
     },
     async (req) => {
       const uid = assertUid(req, undefined);
-      const { limit, page, q, sort } = req.query;
+      const { limit, page, q, sort, view } = req.query;
       const { ids, total } = await searchJobs(db, { userId: uid, q, sort, page, limit });
       const rows = ids.length ? await db.transcriptionJob.findMany({ where: { id: { in: ids } } }) : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
-      const jobs = ids.flatMap((id) => {
+      const found = ids.flatMap((id) => {
         const job = byId.get(id);
-        return job ? [toSnapshot(job)] : [];
+        return job ? [job] : [];
       });
-      return { jobs, total, page, pageSize: limit };
+      if (view === "library") {
+        const jobs = found.map((job) => {
+          const s = toSnapshot(job);
+          return {
+            ...pickListItem(s),
+            snippet: q ? (matchSnippet(job.rewrittenText, q) ?? matchSnippet(job.transcription, q)) : null,
+          };
+        });
+        return { jobs, total, page, pageSize: limit };
+      }
+      return { jobs: found.map((job) => toSnapshot(job)), total, page, pageSize: limit };
     },
   );
 
