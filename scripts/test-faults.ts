@@ -30,7 +30,7 @@ import WebSocket from "ws";
 import { buildGateway } from "../services/gateway/src/app.ts";
 import { hashPassword } from "../services/gateway/src/auth/passwords.ts";
 import { loadGatewayConfig } from "../services/gateway/src/config.ts";
-import { freePort, stopService } from "../tests/infra/service-process.ts";
+import { freePort, type ServiceProcess, stopService } from "../tests/infra/service-process.ts";
 import { startCluster } from "../tests/scale/cluster.ts";
 import { insertVerifiedUser } from "../tests/support/db.ts";
 import { startTestGateway, type TestGateway } from "../tests/support/gateway.ts";
@@ -715,83 +715,28 @@ const faultRows: Array<[string, string, boolean]> = [];
       ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--appendfsync", "always"],
       { stdio: "ignore" },
     );
-  const waitPort = async () => {
-    for (let i = 0; i < 100; i++) {
-      const up = await new Promise<boolean>((r) => {
-        const s = net.connect(port, "127.0.0.1", () => {
-          s.destroy();
-          r(true);
-        });
-        s.on("error", () => r(false));
-      });
-      if (up) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
   let redisProc: ChildProcess = startRedis();
-  await waitPort();
+  await waitPort(port);
   const sharedRedis = process.env.REDIS_URL;
   process.env.REDIS_URL = `redis://127.0.0.1:${port}`;
   const r2 = await startTestGateway({ env: { UPLOAD_TMP_DIR: uploadTmp } });
   process.env.REDIS_URL = sharedRedis;
-  const workers = [
-    await startWorker(r2, "transcription-worker", { CHUNK_SECONDS: "10", CHUNK_CONCURRENCY: "1" }),
-    await startWorker(r2, "correction-worker"),
-  ];
+  const workers = await startPipelineWorkers(r2);
   try {
-    const { uid, email } = await insertVerifiedUser(r2.db, { plan: "premium" });
-    const token = await r2.gw.signer.sign({ sub: uid, email, email_verified: true });
-    const mp3 = readFileSync(path.resolve(import.meta.dirname, "../tests/fixtures/audio/interview-en.mp3"));
-    const sock = await listen(r2, token);
-    const up = await upload(
-      r2,
-      token,
-      { data: new Uint8Array(mp3), name: "interview.mp3" },
-      { model: "meeting", language: "en" },
-    );
-    const jobId = String(up.body?.jobId);
-    await sock.until((m) => m.jobId === jobId && m.status === "Transcription in progress", 240_000).catch(() => null);
+    const { uid, up, jobId, sock } = await uploadUntilTranscribing(r2);
     sock.close();
     const exited = new Promise((r) => redisProc.once("exit", r));
     redisProc.kill("SIGTERM");
     await exited;
     await new Promise((r) => setTimeout(r, 2000));
     redisProc = startRedis();
-    await waitPort();
-    const deadline = Date.now() + 420_000;
-    let job = await r2.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } });
-    while (!["completed", "failed"].includes(job.status) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 1000));
-      job = await r2.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } });
-    }
-    const events = await r2.db.usageEvent.count({ where: { userId: uid } });
-    const user = await r2.db.user.findUniqueOrThrow({ where: { id: uid } });
-    const known = new Set((await r2.db.transcriptionJob.findMany({ where: { userId: uid } })).map((j) => j.audioKey));
-    const keys: string[] = [];
-    const { Client } = await import("minio");
-    const u = new URL(r2.env.S3_ENDPOINT);
-    const mc = new Client({
-      endPoint: u.hostname,
-      port: Number(u.port),
-      useSSL: false,
-      accessKey: r2.env.S3_ACCESS_KEY,
-      secretKey: r2.env.S3_SECRET_KEY,
-    });
-    for await (const o of mc.listObjectsV2(r2.env.S3_BUCKET, `users/${uid}/audio/`, true) as AsyncIterable<{
-      name: string;
-    }>) {
-      keys.push(o.name);
-    }
-    const orphans = keys.filter((k) => !known.has(k)).length;
-    const charged =
-      job.status === "completed"
-        ? events === 1 && user.secondsUsed === Math.round(job.durationSeconds)
-        : events === 0 && user.secondsUsed === 0;
+    await waitPort(port);
+    const o = await jobOutcome(r2, uid, jobId, 420_000);
     faultRows.push([
       "Redis restarted mid-transcription",
-      `upload ${up.status}; job ${job.status}; usage events ${events}, ${user.secondsUsed} s charged; orphaned objects ${orphans}`,
+      `upload ${up.status}; job ${o.status}; usage events ${o.events}, ${o.seconds} s charged; orphaned objects ${o.orphans}`,
       check(
-        up.status === 202 && ["completed", "failed"].includes(job.status) && charged && orphans === 0,
+        up.status === 202 && ["completed", "failed"].includes(o.status) && o.chargedOnce && o.orphans === 0,
         "Redis restart: job complete or cleanly failed, charged once, no orphans",
       ),
     ]);
@@ -820,6 +765,31 @@ async function waitPort(port: number, ms = 30_000): Promise<void> {
     if (up) return;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A transcription and a correction worker on `stack` (small chunks, one at a time, so a fault lands mid-job). */
+async function startPipelineWorkers(stack: TestGateway): Promise<ServiceProcess[]> {
+  return [
+    await startWorker(stack, "transcription-worker", { CHUNK_SECONDS: "10", CHUNK_CONCURRENCY: "1" }),
+    await startWorker(stack, "correction-worker"),
+  ];
+}
+
+/** A premium user uploads the interview fixture; resolves once its transcription has started. */
+async function uploadUntilTranscribing(stack: TestGateway) {
+  const { uid, email } = await insertVerifiedUser(stack.db, { plan: "premium" });
+  const token = await stack.gw.signer.sign({ sub: uid, email, email_verified: true });
+  const mp3 = readFileSync(path.resolve(import.meta.dirname, "../tests/fixtures/audio/interview-en.mp3"));
+  const sock = await listen(stack, token);
+  const up = await upload(
+    stack,
+    token,
+    { data: new Uint8Array(mp3), name: "interview.mp3" },
+    { model: "meeting", language: "en" },
+  );
+  const jobId = String(up.body?.jobId);
+  await sock.until((m) => m.jobId === jobId && m.status === "Transcription in progress", 240_000).catch(() => null);
+  return { uid, up, jobId, sock };
 }
 
 /** The job's end state, what was charged for it, and stored audio no job refers to. */
@@ -905,23 +875,9 @@ async function jobOutcome(stack: TestGateway, uid: string, jobId: string, ms: nu
     process.env.DATABASE_URL = `postgresql://postgres@127.0.0.1:${port}/postgres`;
     const p2 = await startTestGateway({ env: { UPLOAD_TMP_DIR: uploadTmp } });
     process.env.DATABASE_URL = sharedDb;
-    const workers = [
-      await startWorker(p2, "transcription-worker", { CHUNK_SECONDS: "10", CHUNK_CONCURRENCY: "1" }),
-      await startWorker(p2, "correction-worker"),
-    ];
+    const workers = await startPipelineWorkers(p2);
     try {
-      const { uid, email } = await insertVerifiedUser(p2.db, { plan: "premium" });
-      const token = await p2.gw.signer.sign({ sub: uid, email, email_verified: true });
-      const mp3 = readFileSync(path.resolve(import.meta.dirname, "../tests/fixtures/audio/interview-en.mp3"));
-      const sock = await listen(p2, token);
-      const up = await upload(
-        p2,
-        token,
-        { data: new Uint8Array(mp3), name: "i.mp3" },
-        { model: "meeting", language: "en" },
-      );
-      const jobId = String(up.body?.jobId);
-      await sock.until((m) => m.jobId === jobId && m.status === "Transcription in progress", 240_000).catch(() => null);
+      const { uid, up, jobId, sock } = await uploadUntilTranscribing(p2);
       await restartPg();
       const sawCorrection = await sock
         .until((m) => m.jobId === jobId && m.status === "Correction started", 300_000)

@@ -6,10 +6,9 @@ import { createRequire } from "node:module";
 import { jest } from "@jest/globals";
 import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
-import { freePort, type ServiceProcess, startLocalBilling, stopService } from "../infra/service-process.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { browserStack } from "../support/browser.ts";
 import { insertJob } from "../support/db.ts";
-import { startTestGateway, type TestGateway } from "../support/gateway.ts";
+import type { TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
 
 jest.setTimeout(240_000);
@@ -38,20 +37,11 @@ const ROUTES: Array<{ path: string; auth: boolean }> = [
   { path: "transcriptions", auth: true },
 ];
 
+const stack = browserStack({ billing: true });
 let t: TestGateway;
-let billing: ServiceProcess;
 let browser: Browser;
-
-beforeAll(async () => {
-  const billingPort = await freePort();
-  t = await startTestGateway({ fixedPort: true, env: { BILLING_URL: `http://127.0.0.1:${billingPort}` } });
-  billing = await startLocalBilling(t.env, billingPort);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  if (billing) await stopService(billing);
-  await t?.close();
+beforeAll(() => {
+  ({ t, browser } = stack);
 });
 
 interface Violation {

@@ -4,9 +4,8 @@ import { readFileSync } from "node:fs";
 import { jest } from "@jest/globals";
 import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
-import { freePort, type ServiceProcess, startLocalBilling, stopService } from "../infra/service-process.ts";
-import { launchBrowser } from "../support/browser.ts";
-import { api, startTestGateway, type TestGateway } from "../support/gateway.ts";
+import { browserStack } from "../support/browser.ts";
+import { api, type TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
 
 const en = JSON.parse(readFileSync(new URL("../../web/src/locales/en.json", import.meta.url), "utf8"));
@@ -16,21 +15,11 @@ jest.setTimeout(120_000);
 const PASSWORD = "a long enough password";
 const EXPIRY_YEAR = (new Date().getUTCFullYear() + 3) % 100;
 
+const stack = browserStack({ billing: true });
 let t: TestGateway;
-let billing: ServiceProcess;
 let browser: Browser;
-
-beforeAll(async () => {
-  const billingPort = await freePort();
-  t = await startTestGateway({ fixedPort: true, env: { BILLING_URL: `http://127.0.0.1:${billingPort}` } });
-  billing = await startLocalBilling(t.env, billingPort);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (billing) await stopService(billing);
-  await t?.close();
+beforeAll(() => {
+  ({ t, browser } = stack);
 });
 
 async function newUser() {

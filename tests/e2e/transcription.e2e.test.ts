@@ -4,13 +4,13 @@ import path from "node:path";
 import { jest } from "@jest/globals";
 import type { Browser } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
-import { browserPipeline } from "../support/browser.ts";
+import { browserStack } from "../support/browser.ts";
 import type { TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
 
 jest.setTimeout(180_000);
 
-const stack = browserPipeline();
+const stack = browserStack({ workers: true });
 let t: TestGateway;
 let browser: Browser;
 beforeAll(() => {

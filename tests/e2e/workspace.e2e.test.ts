@@ -15,7 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { parseSync } from "subtitle";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
-import { browserPipeline } from "../support/browser.ts";
+import { browserStack } from "../support/browser.ts";
 import { insertJob } from "../support/db.ts";
 import type { TestGateway } from "../support/gateway.ts";
 import { createUser, upload } from "../support/pipeline.ts";
@@ -23,7 +23,7 @@ import { createUser, upload } from "../support/pipeline.ts";
 jest.setTimeout(240_000);
 
 const PASSWORD = "a long enough password";
-const stack = browserPipeline();
+const stack = browserStack({ workers: true });
 let t: TestGateway;
 let browser: Browser;
 beforeAll(() => {

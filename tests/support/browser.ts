@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type LaunchOptions } from "playwright-core";
-import type { ServiceProcess } from "../infra/service-process.ts";
+import { freePort, type ServiceProcess, startLocalBilling, stopService } from "../infra/service-process.ts";
 import { startTestGateway, type TestGateway } from "./gateway.ts";
 import { startWorker } from "./pipeline.ts";
 
@@ -29,25 +29,33 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
 }
 
 /**
- * For an e2e file: before all its tests, a gateway with the transcription and correction workers and
- * Chromium; after them, everything stopped. No Whisper model (as on a machine without network):
- * English goes through pocketsphinx. Read `stack.t` and `stack.browser` inside the tests.
+ * For an e2e file: before all its tests, a gateway (on a known port) and Chromium, with the
+ * transcription and correction workers (`workers`: no Whisper model, as on a machine without network,
+ * so English goes through pocketsphinx) and/or the local billing service (`billing`); after them,
+ * everything stopped. Read `stack.t` and `stack.browser` inside the tests.
  */
-export function browserPipeline(): { t: TestGateway; browser: Browser } {
+export function browserStack(opts: { workers?: boolean; billing?: boolean }): { t: TestGateway; browser: Browser } {
   const stack = {} as { t: TestGateway; browser: Browser };
-  const workers: ServiceProcess[] = [];
+  const services: ServiceProcess[] = [];
   const noModels = mkdtempSync(path.join(os.tmpdir(), "kikitori-no-models-"));
   beforeAll(async () => {
-    stack.t = await startTestGateway({ fixedPort: true });
-    workers.push(
-      await startWorker(stack.t, "transcription-worker", { MODELS_DIR: noModels }),
-      await startWorker(stack.t, "correction-worker"),
-    );
+    const billingPort = opts.billing ? await freePort() : 0;
+    stack.t = await startTestGateway({
+      fixedPort: true,
+      ...(opts.billing ? { env: { BILLING_URL: `http://127.0.0.1:${billingPort}` } } : {}),
+    });
+    if (opts.billing) services.push(await startLocalBilling(stack.t.env, billingPort));
+    if (opts.workers) {
+      services.push(
+        await startWorker(stack.t, "transcription-worker", { MODELS_DIR: noModels }),
+        await startWorker(stack.t, "correction-worker"),
+      );
+    }
     stack.browser = await launchBrowser();
   });
   afterAll(async () => {
     await stack.browser?.close();
-    for (const w of workers) w.child.kill("SIGTERM");
+    for (const s of services) await stopService(s);
     await stack.t?.close();
     rmSync(noModels, { recursive: true, force: true });
   });

@@ -26,9 +26,11 @@ ALTER TABLE "transcript_versions" ADD CONSTRAINT "transcript_versions_job_id_fke
     FOREIGN KEY ("job_id") REFERENCES "transcription_jobs"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- Search (GET /api/transcriptions?q=): full-text search over title, file name and both texts with the
--- 'simple' configuration (no stemming, so it treats every language alike), kept in a stored generated
--- column (computing to_tsvector per row at query time costs seconds over a large library), plus
--- trigram matching (pg_trgm) of the same text for words inside text without spaces (ja, zh, th).
+-- 'simple' configuration (no stemming, so it treats every language alike), kept in a column
+-- (computing to_tsvector per row at query time costs seconds over a large library), plus trigram
+-- matching (pg_trgm) of the same text for words inside text without spaces (ja, zh, th).
+-- The column is filled by a trigger that fires only when one of those texts is written: a generated
+-- column would be computed again on every progress update of a job (about 20 ms for a long one).
 -- A search is always one user's: both GIN indexes lead with user_id (btree_gin), so the planner
 -- narrows to the user's matching rows inside the index instead of reading every text of the user.
 -- services/gateway/src/workspace/search.ts repeats the trigram expression word for word so the
@@ -36,11 +38,18 @@ ALTER TABLE "transcript_versions" ADD CONSTRAINT "transcript_versions_job_id_fke
 -- 1 MB). pg_trgm and btree_gin are trusted extensions: the database owner may create them.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE EXTENSION IF NOT EXISTS btree_gin;
-ALTER TABLE "transcription_jobs" ADD COLUMN "search_vector" TSVECTOR GENERATED ALWAYS AS (
-    to_tsvector('simple'::regconfig, left(
-        coalesce("title", '') || ' ' || "original_name" || ' ' || coalesce("transcription", '') || ' ' || coalesce("rewritten_text", ''),
-        400000))
-) STORED;
+ALTER TABLE "transcription_jobs" ADD COLUMN "search_vector" TSVECTOR;
+CREATE FUNCTION "transcription_jobs_search_vector"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW."search_vector" := to_tsvector('simple'::regconfig, left(
+        coalesce(NEW."title", '') || ' ' || NEW."original_name" || ' ' || coalesce(NEW."transcription", '') || ' ' || coalesce(NEW."rewritten_text", ''),
+        400000));
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER "transcription_jobs_search_vector"
+    BEFORE INSERT OR UPDATE OF "title", "original_name", "transcription", "rewritten_text" ON "transcription_jobs"
+    FOR EACH ROW EXECUTE FUNCTION "transcription_jobs_search_vector"();
 CREATE INDEX "transcription_jobs_search_fts" ON "transcription_jobs" USING GIN ("user_id", "search_vector");
 CREATE INDEX "transcription_jobs_search_trgm" ON "transcription_jobs" USING GIN (
     "user_id",

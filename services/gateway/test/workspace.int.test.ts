@@ -278,6 +278,25 @@ it("searches titles and texts with full-text search and substrings (Japanese), s
 // Both indexes lead with user_id; a GIN index serves a condition on any of its columns, so the plan of
 // the text condition alone shows that each is usable. (On this tiny table the planner would rather read
 // the user's rows; `npm run bench:search` shows the indexes chosen on a large library.)
+it("keeps the search vector when a text is written, not on a progress update", async () => {
+  const { uid, token } = await user();
+  const jobId = await completedJob(uid);
+  const vector = async () =>
+    (
+      await t.db.$queryRawUnsafe<Array<{ v: string }>>(
+        `SELECT search_vector::text AS v FROM transcription_jobs WHERE id = '${jobId}'`,
+      )
+    )[0].v;
+  expect(await vector()).toContain("'hokkaido'");
+  await t.db.$executeRawUnsafe(`UPDATE transcription_jobs SET search_vector = NULL WHERE id = '${jobId}'`);
+  await t.db.transcriptionJob.update({ where: { id: jobId }, data: { correctionProgress: 50 } });
+  expect(await vector()).toBeNull();
+  const r = await api(token, `/api/transcriptions/${jobId}`, { method: "PATCH", body: { version: 1, title: "Kyoto" } });
+  expect(r.status).toBe(200);
+  expect(await vector()).toContain("'kyoto'");
+  expect((await api(token, "/api/transcriptions?q=kyoto")).body.total).toBe(1);
+});
+
 it("has the search indexes (user + full-text, user + trigram), usable for their text conditions", async () => {
   const rows = await t.db.$queryRawUnsafe<Array<{ indexname: string }>>(
     `SELECT indexname FROM pg_indexes WHERE tablename = 'transcription_jobs' AND indexname LIKE '%search%' ORDER BY 1`,

@@ -11,8 +11,10 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { isSpacelessLanguage } from "@kikitori/shared/language";
 import { speakerLabels } from "@kikitori/shared/server";
 import { cleanSpaceless, removeFillers, removeRepeats } from "./clean.ts";
+import { finishSentence, type Sentence } from "./finish.ts";
 import { detectFormat, type ExplicitTurn, type FormatContext, parseLabelledText, type TurnFormat } from "./format.ts";
 import { labelOf } from "./heard.ts";
+import { type Person, peopleOf } from "./people.ts";
 import {
   type CorrectionEngine,
   type CorrectionInput,
@@ -24,16 +26,8 @@ import {
 } from "./port.ts";
 import { detectTextLang, type TextLang } from "./rules.ts";
 import { splitIntoSections } from "./sections.ts";
-import {
-  chunkByEnders,
-  finishSentence,
-  isPunctuated,
-  type Person,
-  peopleOf,
-  type Sentence,
-  segmentSpaceless,
-  splitRun,
-} from "./segment.ts";
+import { chunkByEnders, isPunctuated, splitRun } from "./segment.ts";
+import { segmentSpaceless } from "./spaceless.ts";
 import { stripAsrArtifacts, tokenize } from "./tokens.ts";
 import { applyTone } from "./tone.ts";
 import { assignTurns, type FlowState, INITIAL_STATE, kindOf, paragraphs, type Turn } from "./turns.ts";

@@ -4,9 +4,9 @@
  * paragraphs. The state carries over from one section to the next.
  */
 
+import type { Sentence } from "./finish.ts";
 import type { Role } from "./port.ts";
 import { EN_ACKS } from "./rules.ts";
-import type { Sentence } from "./segment.ts";
 
 export type Kind = "question" | "prompt" | "interviewerCue" | "closing" | "intervieweeCue" | "plain";
 

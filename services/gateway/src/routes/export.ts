@@ -8,7 +8,6 @@ import {
   exportFileName,
   exportQuerySchema,
   isRtlLanguage,
-  isUuid,
   type JobSpeaker,
   jobTextLanguage,
   renderExport,
@@ -22,7 +21,7 @@ import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
-import { jobTitle } from "./snapshot.ts";
+import { jobTitle, ownJob } from "./snapshot.ts";
 
 /** A Word document of the blocks: a title, then one paragraph per turn, right to left where the language is. */
 export async function docxOf(title: string, blocks: ExportBlock[], language: string): Promise<Buffer> {
@@ -78,10 +77,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ db: Db; signer: TokenSigner }
     },
     async (req, reply) => {
       const uid = assertUid(req, undefined);
-      const job = isUuid(req.params.jobId)
-        ? await db.transcriptionJob.findFirst({ where: { id: req.params.jobId, userId: uid } })
-        : null;
-      if (!job) throw new AppError("NOT_FOUND", "No such transcription");
+      const job = await ownJob(db, uid, req.params.jobId);
       const { format, text } = req.query;
       if (text === "interview" ? job.rewrittenText === null : job.transcription === null) {
         throw new AppError(

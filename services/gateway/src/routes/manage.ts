@@ -1,4 +1,4 @@
-import { AppError, isUuid, type PlanName, type PlanQuota, QUEUES, transcriptionSnapshotSchema } from "@kikitori/shared";
+import { AppError, type PlanName, type PlanQuota, QUEUES, transcriptionSnapshotSchema } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { type JobQueues, type ObjectStore, secondsLeft } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -6,7 +6,7 @@ import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
-import { isAudioExpired, toSnapshot } from "./snapshot.ts";
+import { isAudioExpired, ownJob, toSnapshot } from "./snapshot.ts";
 
 export interface ManageRoutesOptions {
   db: Db;
@@ -22,8 +22,6 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
   const { db, store } = opts;
   const guard = requireAuth(opts.signer);
   const params = z.object({ jobId: z.string().max(64) });
-  const findOwnJob = (uid: string, jobId: string) =>
-    isUuid(jobId) ? db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
 
   app.delete(
     "/transcriptions/:jobId",
@@ -39,8 +37,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
     },
     async (req, reply) => {
       const uid = assertUid(req, undefined);
-      const job = await findOwnJob(uid, req.params.jobId);
-      if (!job) throw new AppError("NOT_FOUND", "No such transcription");
+      const job = await ownJob(db, uid, req.params.jobId);
       const chunks = await db.transcriptChunk.findMany({ where: { jobId: job.id }, select: { objectKey: true } });
       // The row first: a worker still on the job then finds nothing and stops; the objects follow.
       await db.transcriptionJob.delete({ where: { id: job.id } });
@@ -69,8 +66,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
     },
     async (req, reply) => {
       const uid = assertUid(req, undefined);
-      const job = await findOwnJob(uid, req.params.jobId);
-      if (!job) throw new AppError("NOT_FOUND", "No such transcription");
+      const job = await ownJob(db, uid, req.params.jobId);
       if (job.status !== "failed") throw new AppError("JOB_NOT_READY", "Only a failed job can be retried");
       const atCorrection = job.transcription !== null && job.transcriptionTime !== null;
       if (!atCorrection) {
@@ -110,8 +106,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
         );
       }
       req.log.info({ jobId: job.id, stage: atCorrection ? "correction" : "transcription" }, "job retried");
-      const fresh = await findOwnJob(uid, job.id);
-      if (!fresh) throw new AppError("NOT_FOUND", "No such transcription");
+      const fresh = await ownJob(db, uid, job.id);
       return reply.code(202).send(toSnapshot(fresh));
     },
   );

@@ -1,13 +1,22 @@
 import {
+  AppError,
   charCount,
+  isUuid,
   type JobSpeaker,
   type TranscriptionListItem,
   type TranscriptionSnapshot,
   type TranscriptSegment,
 } from "@kikitori/shared";
-import type { Prisma } from "@kikitori/shared/db";
+import type { Db, Prisma } from "@kikitori/shared/db";
 
 type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
+
+/** The user's own job, or 404 NOT_FOUND (also for an id that is not a UUID, so nothing leaks). */
+export async function ownJob(db: Db, uid: string, jobId: string, message = "No such transcription"): Promise<JobRow> {
+  const job = isUuid(jobId) ? await db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
+  if (!job) throw new AppError("NOT_FOUND", message);
+  return job;
+}
 
 /** The name shown for a job: its title, else the uploaded file's name. */
 export const jobTitle = (job: Pick<JobRow, "title" | "originalName">) => job.title ?? job.originalName;
@@ -27,8 +36,7 @@ export const isAudioExpired = (job: Pick<JobRow, "audioDeletedAt" | "audioExpire
 export function toSnapshot(job: JobRow, now = new Date(), live: TranscriptSegment[] = []): TranscriptionSnapshot {
   const text = job.rewrittenText ?? job.transcription ?? "";
   return {
-    jobId: job.id,
-    status: job.status,
+    ...listFields(job),
     transcriptionProgress: job.transcriptionProgress,
     correctionProgress: job.correctionProgress,
     transcription: job.transcription,
@@ -39,41 +47,39 @@ export function toSnapshot(job: JobRow, now = new Date(), live: TranscriptSegmen
     transcriptionTime: job.transcriptionTime,
     correctionTime: job.correctionTime,
     characterCount: charCount(text),
-    durationSeconds: job.durationSeconds,
-    originalName: job.originalName,
-    title: jobTitle(job),
-    version: job.version,
-    editedAt: job.editedAt?.toISOString() ?? null,
     model: job.model as TranscriptionSnapshot["model"],
     interviewer: job.interviewer,
     interviewee: job.interviewee,
     tone: job.tone as TranscriptionSnapshot["tone"],
-    audioLanguage: job.audioLanguage,
-    detectedLanguage: job.detectedLanguage,
     speakerCount: job.speakerCount,
     diarizationEngine: job.diarizationEngine,
-    speakers: Array.isArray(job.speakers) ? (job.speakers as JobSpeaker[]) : [],
     transcriptionEngine: job.transcriptionEngine,
     segments: Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : live,
-    createdAt: job.createdAt.toISOString(),
-    error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "", stage: job.failedStage } : null,
   };
 }
 
-/** The library's fields of a snapshot (GET /api/transcriptions?view=library). */
-export function pickListItem(s: TranscriptionSnapshot): Omit<TranscriptionListItem, "snippet"> {
+/**
+ * A job as the library lists it (GET /api/transcriptions?view=library): the fields it shows, read
+ * straight from the row (no texts, no character count), and the passage a search found.
+ */
+export function toListItem(job: JobRow, snippet: string | null): TranscriptionListItem {
+  return { ...listFields(job), snippet };
+}
+
+/** The fields a snapshot and a library item share. */
+function listFields(job: JobRow): Omit<TranscriptionListItem, "snippet"> {
   return {
-    jobId: s.jobId,
-    status: s.status,
-    title: s.title,
-    originalName: s.originalName,
-    version: s.version,
-    durationSeconds: s.durationSeconds,
-    audioLanguage: s.audioLanguage,
-    detectedLanguage: s.detectedLanguage,
-    speakers: s.speakers,
-    createdAt: s.createdAt,
-    editedAt: s.editedAt,
-    error: s.error,
+    jobId: job.id,
+    status: job.status,
+    title: jobTitle(job),
+    originalName: job.originalName,
+    version: job.version,
+    durationSeconds: job.durationSeconds,
+    audioLanguage: job.audioLanguage,
+    detectedLanguage: job.detectedLanguage,
+    speakers: Array.isArray(job.speakers) ? (job.speakers as JobSpeaker[]) : [],
+    createdAt: job.createdAt.toISOString(),
+    editedAt: job.editedAt?.toISOString() ?? null,
+    error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "", stage: job.failedStage } : null,
   };
 }

@@ -5,7 +5,6 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   AppError,
-  isUuid,
   libraryListSchema,
   MAX_UPLOAD_BYTES,
   matchSnippet,
@@ -27,7 +26,7 @@ import { errorResponses } from "../errors.ts";
 import { hasUnstorableChars } from "../input.ts";
 import { DECODE_WAIT_MS, type UploadService } from "../usecases/upload.ts";
 import { searchJobs } from "../workspace/search.ts";
-import { isAudioExpired, pickListItem, toSnapshot } from "./snapshot.ts";
+import { isAudioExpired, ownJob, toListItem, toSnapshot } from "./snapshot.ts";
 import { assertMultipartBoundary, BodyWatch, UploadSlots } from "./upload-guards.ts";
 
 export interface TranscriptionRoutesOptions {
@@ -80,9 +79,6 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     Math.ceil(limits.totalMs / 1000) + DECODE_WAIT_MS / 1000 + 300,
   );
   const tags = ["transcription"];
-  /** The user's own job, or null (also for an id that is not a UUID, so nothing leaks). */
-  const findOwnJob = (uid: string, jobId: string) =>
-    isUuid(jobId) ? db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
   /** The segments of a running job whose live text went out already, in order. */
   const liveSegments = async (jobId: string): Promise<TranscriptSegment[]> => {
     const chunks = await db.transcriptChunk.findMany({
@@ -209,8 +205,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     },
     async (req) => {
       const uid = assertUid(req, undefined);
-      const job = await findOwnJob(uid, req.params.jobId);
-      if (!job) throw new AppError("NOT_FOUND", "No such transcription");
+      const job = await ownJob(db, uid, req.params.jobId);
       const live = job.status === "transcribing" && !job.segments ? await liveSegments(job.id) : [];
       return toSnapshot(job, new Date(), live);
     },
@@ -240,13 +235,9 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
         return job ? [job] : [];
       });
       if (view === "library") {
-        const jobs = found.map((job) => {
-          const s = toSnapshot(job);
-          return {
-            ...pickListItem(s),
-            snippet: q ? (matchSnippet(job.rewrittenText, q) ?? matchSnippet(job.transcription, q)) : null,
-          };
-        });
+        const jobs = found.map((job) =>
+          toListItem(job, q ? (matchSnippet(job.rewrittenText, q) ?? matchSnippet(job.transcription, q)) : null),
+        );
         return { jobs, total, page, pageSize: limit };
       }
       return { jobs: found.map((job) => toSnapshot(job)), total, page, pageSize: limit };
@@ -266,8 +257,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     },
     async (req, reply) => {
       const uid = assertUid(req, undefined);
-      const job = await findOwnJob(uid, req.params.jobId);
-      if (!job) throw new AppError("NOT_FOUND", "No such recording");
+      const job = await ownJob(db, uid, req.params.jobId, "No such recording");
       if (isAudioExpired(job)) {
         throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");
       }

@@ -1,7 +1,6 @@
 import {
   AppError,
   fidelityReportSchema,
-  isUuid,
   type JobSpeaker,
   jobTextLanguage,
   patchTranscriptionSchema,
@@ -20,7 +19,7 @@ import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
 import type { Workspace } from "../workspace/edit.ts";
 import { createFidelityService } from "../workspace/fidelity.ts";
-import { toSnapshot } from "./snapshot.ts";
+import { ownJob, toSnapshot } from "./snapshot.ts";
 
 export interface WorkspaceRoutesOptions {
   db: Db;
@@ -37,11 +36,6 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
   const { db, workspace } = opts;
   const fidelity = createFidelityService();
   const guard = requireAuth(opts.signer);
-  const findOwnJob = async (uid: string, jobId: string) => {
-    const job = isUuid(jobId) ? await db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
-    if (!job) throw new AppError("NOT_FOUND", "No such transcription");
-    return job;
-  };
 
   app.patch(
     "/transcriptions/:jobId",
@@ -58,7 +52,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       },
     },
     async (req) => {
-      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
       const saved = await workspace.edit(job, req.body);
       req.log.info({ jobId: job.id, version: saved.version }, "transcription edited");
       return toSnapshot(saved);
@@ -80,7 +74,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       },
     },
     async (req) => {
-      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
       return toSnapshot(await workspace.edit(job, { version: job.version, speakers: req.body }));
     },
   );
@@ -98,7 +92,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       },
     },
     async (req) => {
-      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
       return { version: job.version, versions: await workspace.versions(job) };
     },
   );
@@ -116,7 +110,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       },
     },
     async (req) => {
-      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
       return workspace.version(job, req.params.version);
     },
   );
@@ -136,7 +130,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       },
     },
     async (req) => {
-      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
       const saved = await workspace.restore(job, req.params.version, req.body.version);
       req.log.info({ jobId: job.id, restored: req.params.version, version: saved.version }, "version restored");
       return toSnapshot(saved);
@@ -157,7 +151,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       },
     },
     async (req) => {
-      const job = await findOwnJob(assertUid(req, undefined), req.params.jobId);
+      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
       if (job.transcription === null) throw new AppError("JOB_NOT_READY", "The transcript is not written yet");
       const speakers = Array.isArray(job.speakers) ? (job.speakers as JobSpeaker[]) : [];
       const segments = Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : [];
