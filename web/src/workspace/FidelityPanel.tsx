@@ -46,27 +46,30 @@ export function FidelityPanel({
 }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const [open, setOpen] = useState(false);
+  // The version last checked: an edit does not run the check again by itself (each autosave would
+  // cost the server a report); the button comes back to check the newer texts.
+  const [checked, setChecked] = useState<number | null>(null);
   const report = useQuery({
-    queryKey: ["fidelity", jobId, version],
+    queryKey: ["fidelity", jobId, checked],
     queryFn: ({ signal }) => getFidelity(jobId, signal),
-    enabled: open,
+    enabled: checked !== null,
   });
 
   return (
     <section className="ws-panel ws-fidelity" aria-labelledby="ws-fidelity-title" data-testid="ws-fidelity">
       <h3 id="ws-fidelity-title">{t("job.fidelity.title")}</h3>
       <p className="muted">{t("job.fidelity.lead")}</p>
-      {!open ? (
+      {checked !== version ? (
         <button
           type="button"
           className="btn btn-secondary"
           data-testid="ws-fidelity-open"
-          onClick={() => setOpen(true)}
+          onClick={() => setChecked(version)}
         >
           {t("job.fidelity.open")}
         </button>
-      ) : report.isPending ? (
+      ) : null}
+      {checked === null ? null : report.isPending ? (
         <p className="status-line" role="status">
           <span className="spinner" aria-hidden="true" />
           {t("job.loading")}

@@ -133,19 +133,20 @@ export function createWorkspace(deps: WorkspaceDeps) {
       latest.version === before.version &&
       v.at.getTime() - latest.createdAt.getTime() < EDIT_COALESCE_MS;
     if (fold && latest) {
+      // Folded into the latest edit: no version was added, so none can be over the limit.
       await tx.transcriptVersion.update({ where: { id: latest.id }, data: { version: v.version, ...data(next) } });
-    } else {
-      await tx.transcriptVersion.create({
-        data: {
-          id: randomUUID(),
-          jobId: before.id,
-          version: v.version,
-          kind: v.kind,
-          restoredFrom: v.restoredFrom,
-          ...data(next),
-        },
-      });
+      return;
     }
+    await tx.transcriptVersion.create({
+      data: {
+        id: randomUUID(),
+        jobId: before.id,
+        version: v.version,
+        kind: v.kind,
+        restoredFrom: v.restoredFrom,
+        ...data(next),
+      },
+    });
     const edits = await tx.transcriptVersion.findMany({
       where: { jobId: before.id, kind: { not: "original" } },
       orderBy: { version: "desc" },
