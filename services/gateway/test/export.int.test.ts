@@ -139,3 +139,17 @@ it("answers bad requests clearly: unknown format, text not written yet, someone 
   expect((await get(other.token, jobId, "format=txt")).status).toBe(404);
   expect((await fetch(`${t.url}/api/transcriptions/${jobId}/export?format=txt`)).status).toBe(401);
 });
+
+it("answers 200 in all six formats for a title with an emoji at the cut of the file name", async () => {
+  // Character 120 of the name is the high half of the emoji: a cut by code unit would split it.
+  const { token, jobId } = await userWithJob({ title: `${"a".repeat(119)}😀 tail` });
+  for (const format of ["txt", "md", "docx", "srt", "vtt", "json"]) {
+    for (const text of ["transcript", "interview"]) {
+      const res = await get(token, jobId, `format=${format}&text=${text}`);
+      expect([format, text, res.status]).toEqual([format, text, 200]);
+      const disposition = res.headers.get("content-disposition") ?? "";
+      expect(disposition).toContain(`filename*=UTF-8''${"a".repeat(119)}${encodeURIComponent("😀")}`);
+      await res.arrayBuffer();
+    }
+  }
+});

@@ -47,14 +47,38 @@ export const isRtlLanguage = (lang: string) => RTL.has(lang.split(/[-_]/)[0].toL
 /** A file name from the job's title: its extension dropped, characters unsafe in file names replaced. */
 export function exportFileName(title: string, text: ExportText, format: ExportFormat): string {
   const base =
-    title
-      .replace(/\.[A-Za-z0-9]{1,5}$/, "")
-      // Control characters (code points below 32 and 127) and those Windows forbids in names.
-      .replace(/[\p{Cc}"*/:<>?\\|]+/gu, " ")
-      .replace(/\s+/g, " ")
-      .trim()
-      .slice(0, 120) || "transcript";
+    cutGraphemes(
+      title
+        .replace(/\.[A-Za-z0-9]{1,5}$/, "")
+        // Control characters (code points below 32 and 127) and those Windows forbids in names.
+        .replace(/[\p{Cc}"*/:<>?\\|]+/gu, " ")
+        // A lone surrogate (never a character) cannot be encoded in a header.
+        .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
+        .replace(/\s+/g, " ")
+        .trim(),
+      EXPORT_NAME_MAX_GRAPHEMES,
+    ).trim() || "transcript";
   return `${base}${text === "interview" ? " (interview)" : ""}.${format}`;
+}
+
+/** The longest base of an export's file name, in user-perceived characters. */
+export const EXPORT_NAME_MAX_GRAPHEMES = 120;
+
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/**
+ * The first `max` grapheme clusters of `s`: a cut never falls inside a surrogate pair, an emoji
+ * sequence or a letter with its combining marks (a lone surrogate would make the name unencodable).
+ */
+export function cutGraphemes(s: string, max: number): string {
+  let end = 0;
+  let n = 0;
+  for (const g of graphemes.segment(s)) {
+    if (n === max) return s.slice(0, end);
+    end = g.index + g.segment.length;
+    n++;
+  }
+  return s;
 }
 
 /** "01:02:03" (hours shown from one hour on: "02:03"). */
