@@ -46,6 +46,11 @@ export const billingEnv = z
     SHUTDOWN_TIMEOUT_MS: envInt(60_000, 1_000),
     /** Card provider: `local` (embedded, behaves like Stripe's test cards) or `stripe`. */
     PAYMENT_PROVIDER: z.enum(["local", "stripe"]).default("local"),
+    /**
+     * The `local` provider takes no money: under NODE_ENV=production billing refuses to start with it
+     * unless this is set to true on purpose (a staging cluster without card keys).
+     */
+    ALLOW_TEST_PAYMENTS: z.enum(["true", "false"]).default("false"),
     STRIPE_SECRET_KEY: optional,
     STRIPE_PUBLISHABLE_KEY: optional,
     STRIPE_WEBHOOK_SECRET: optional,
@@ -82,6 +87,14 @@ export const billingEnv = z
       ctx.addIssue({ code: "custom", path: ["PRICE_*"], message: (err as Error).message });
       return z.NEVER;
     }
+    if (c.PAYMENT_PROVIDER === "local" && c.NODE_ENV === "production" && c.ALLOW_TEST_PAYMENTS !== "true") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYMENT_PROVIDER"],
+        message:
+          "the local test-card provider takes no money and is refused in production: set PAYMENT_PROVIDER=stripe with the STRIPE_* keys, or ALLOW_TEST_PAYMENTS=true on purpose",
+      });
+    }
     if (c.PAYMENT_PROVIDER === "stripe") {
       for (const key of ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
         if (!c[key]) ctx.addIssue({ code: "custom", path: [key], message: "required with PAYMENT_PROVIDER=stripe" });
@@ -111,6 +124,8 @@ export const billingEnv = z
       BILLING_SWEEP_EVERY_MS: c.BILLING_SWEEP_EVERY_MS,
       SHUTDOWN_TIMEOUT_MS: c.SHUTDOWN_TIMEOUT_MS,
       PAYMENT_PROVIDER: c.PAYMENT_PROVIDER,
+      /** Signs the local provider's payment-method ids, so only ids it issued are accepted. */
+      localPaymentKey: internalToken,
       PAYMENT_WAIT_MS: c.PAYMENT_WAIT_MS,
       stripe: {
         secretKey: c.STRIPE_SECRET_KEY ?? "",

@@ -4,7 +4,7 @@
 import { AppError, isUuid, type PlanName } from "@kikitori/shared";
 import type { BillingDeps } from "./context.ts";
 import { applyFailure, applySuccess, paymentError, recordEvent } from "./outcomes.ts";
-import { createLocalPaymentMethod as mintLocalPaymentMethod } from "./providers/local.ts";
+import { LocalCardProvider } from "./providers/local.ts";
 import type { CardDetails, PaymentEvent } from "./providers/port.ts";
 
 /** A provider event (verified webhook, local confirmation, reconciliation): applied at most once. */
@@ -94,8 +94,7 @@ export function createLocalPaymentMethod(
   deps: BillingDeps,
   card: { number: string; expMonth: number; expYear: number; cvc: string },
 ): CardDetails {
-  requireLocal(deps);
-  return mintLocalPaymentMethod(card, deps.now());
+  return requireLocal(deps).issuePaymentMethod(card, deps.now());
 }
 
 /** The local 3-D Secure step: delivers the same event a Stripe webhook would. */
@@ -131,8 +130,9 @@ export async function localConfirm(
   throw new AppError("PAYMENT_FAILED", "This payment is no longer pending.");
 }
 
-function requireLocal(deps: BillingDeps): void {
-  if (deps.provider.name !== "local") {
+function requireLocal(deps: BillingDeps): LocalCardProvider {
+  if (!(deps.provider instanceof LocalCardProvider)) {
     throw new AppError("NOT_FOUND", "The local card provider is not enabled (PAYMENT_PROVIDER=local).");
   }
+  return deps.provider;
 }

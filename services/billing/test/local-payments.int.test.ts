@@ -82,6 +82,28 @@ describe("local card form", () => {
   });
 });
 
+describe("payment methods the local provider did not issue", () => {
+  it("refuses an invented id and the all-zero card: no charge, no plan", async () => {
+    const { uid, token } = await user();
+    const zeros = await api(s.url, "POST", "/api/billing/local/payment-methods", {
+      token,
+      body: { number: "0000 0000 0000 0000", expMonth: 12, expYear: 2031, cvc: "123" },
+    });
+    expect([zeros.status, zeros.body.error.code]).toEqual([400, "CARD_NUMBER_INVALID"]);
+    const issued = await card(token, "4242424242424242");
+    for (const paymentMethodId of [
+      "pm_local_visa_4242_0000000000000000",
+      `${issued.slice(0, issued.lastIndexOf("_"))}_${"0".repeat(32)}`,
+    ]) {
+      const r = await change(token, { paymentMethodId, selectedPlan: "premium" });
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      expect(r.status).toBeLessThan(500);
+    }
+    expect(await usage(token)).toMatchObject({ plan: "free", maxMinutes: 30 });
+    expect((await payments(uid)).filter((p) => p.status === "succeeded")).toEqual([]);
+  });
+});
+
 describe("upgrades with the local test cards", () => {
   it("4242: free → standard now, charged 20/30 of $15; then → premium with the saved card", async () => {
     const { uid, token } = await user();

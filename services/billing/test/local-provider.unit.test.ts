@@ -5,19 +5,23 @@ import { luhnValid } from "@kikitori/shared";
 import { parseConfig } from "@kikitori/shared/server";
 import { billingEnv } from "../src/config.ts";
 import { currencyForLanguage, parseLanguageCurrency } from "../src/pricing.ts";
-import { cardBrand, createLocalPaymentMethod, LocalCardProvider } from "../src/providers/local.ts";
+import { cardBrand, LocalCardProvider } from "../src/providers/local.ts";
 
 const now = new Date("2027-03-10T00:00:00.000Z");
+const provider = new LocalCardProvider("the service's secret");
 const card = (number: string, over: Partial<{ expMonth: number; expYear: number; cvc: string }> = {}) =>
-  createLocalPaymentMethod({ number, expMonth: 12, expYear: 2030, cvc: "123", ...over }, now);
+  provider.issuePaymentMethod({ number, expMonth: 12, expYear: 2030, cvc: "123", ...over }, now);
 
 describe("local card form", () => {
   it("checks the number (Luhn), the expiry and the CVC like a card form", () => {
     expect(luhnValid("4242424242424242")).toBe(true);
     expect(luhnValid("4242424242424241")).toBe(false);
     expect(card("4242 4242 4242 4242")).toMatchObject({ brand: "visa", last4: "4242" });
-    expect(card("4242 4242 4242 4242").id).toMatch(/^pm_local_visa_4242_[0-9a-f]{16}$/);
+    expect(card("4242 4242 4242 4242").id).toMatch(/^pm_local_visa_4242_[0-9a-f]{16}_[0-9a-f]{32}$/);
     expect(() => card("4242 4242 4242 4241")).toThrow(expect.objectContaining({ code: "CARD_NUMBER_INVALID" }));
+    // Luhn-valid, but no issuer: all zeros, and a number of no known brand.
+    expect(() => card("0000 0000 0000 0000")).toThrow(expect.objectContaining({ code: "CARD_NUMBER_INVALID" }));
+    expect(() => card("9999 9999 9999 9995")).toThrow(expect.objectContaining({ code: "CARD_NUMBER_INVALID" }));
     expect(() => card("1234")).toThrow(expect.objectContaining({ code: "CARD_NUMBER_INVALID" }));
     expect(() => card("4242424242424242", { expMonth: 2, expYear: 2027 })).toThrow(
       expect.objectContaining({ code: "CARD_EXPIRY_INVALID" }),
@@ -39,7 +43,6 @@ describe("local card form", () => {
 });
 
 describe("LocalCardProvider", () => {
-  const provider = new LocalCardProvider();
   const charge = (number: string, offSession = false, idempotencyKey = "k1") =>
     provider.charge({
       amount: 1500,
@@ -75,11 +78,36 @@ describe("LocalCardProvider", () => {
     expect(await charge("4000002500003155", true)).toMatchObject({ status: "failed", code: "authentication_required" });
   });
 
-  it("refuses payment-method ids it did not mint", async () => {
-    await expect(provider.attachPaymentMethod("cus", "pm_card_visa")).rejects.toMatchObject({
-      code: "payment_method_invalid",
-    });
-    expect(await provider.attachPaymentMethod("cus", card("4242424242424242").id)).toMatchObject({ last4: "4242" });
+  it("refuses payment-method ids it did not issue: made up, altered, or signed under another key", async () => {
+    const issued = card("4242424242424242").id;
+    const body = issued.slice(0, issued.lastIndexOf("_"));
+    const other = new LocalCardProvider("another secret").issuePaymentMethod(
+      { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" },
+      now,
+    ).id;
+    const invented = [
+      "pm_card_visa",
+      "pm_local_visa_4242_0000000000000000",
+      `pm_local_visa_4242_0000000000000000_${"0".repeat(32)}`,
+      `${body.replace("4242", "0002")}${issued.slice(body.length)}`,
+      other,
+    ];
+    for (const id of invented) {
+      await expect(provider.attachPaymentMethod("cus", id)).rejects.toMatchObject({ code: "payment_method_invalid" });
+      expect(
+        await provider.charge({
+          amount: 3000,
+          currency: "USD",
+          customerId: "cus",
+          paymentMethodId: id,
+          idempotencyKey: `k-${id}`,
+          offSession: false,
+          metadata: {},
+          description: "test",
+        }),
+      ).toMatchObject({ status: "failed", code: "payment_method_invalid" });
+    }
+    expect(await provider.attachPaymentMethod("cus", issued)).toMatchObject({ last4: "4242" });
   });
 });
 
@@ -115,6 +143,19 @@ describe("billing config", () => {
     expect(currencyForLanguage(cfg.pricing, "fr")).toBe("EUR");
     expect(cfg.internalToken).toMatch(/^[\w-]{43}$/);
     expect(parseLanguageCurrency("zh:jpy")).toEqual({ zh: "JPY" });
+  });
+
+  it("refuses the local provider in production unless ALLOW_TEST_PAYMENTS=true, naming the setting", () => {
+    const prod = { NODE_ENV: "production", JWT_SECRET: "x".repeat(40) };
+    expect(() => parseConfig("billing", billingEnv, { ...prod, PAYMENT_PROVIDER: "local" })).toThrow(
+      /PAYMENT_PROVIDER[\s\S]*ALLOW_TEST_PAYMENTS=true/,
+    );
+    expect(() => parseConfig("billing", billingEnv, prod)).toThrow(/ALLOW_TEST_PAYMENTS/);
+    expect(
+      parseConfig("billing", billingEnv, { ...prod, PAYMENT_PROVIDER: "local", ALLOW_TEST_PAYMENTS: "true" })
+        .PAYMENT_PROVIDER,
+    ).toBe("local");
+    expect(parseConfig("billing", billingEnv, { PAYMENT_PROVIDER: "local" }).PAYMENT_PROVIDER).toBe("local");
   });
 
   it("names every bad variable", () => {

@@ -5,5 +5,5 @@ import { StripeCardProvider } from "./stripe.ts";
 
 export function createProvider(cfg: BillingConfig): CardProvider {
   if (cfg.PAYMENT_PROVIDER === "stripe") return new StripeCardProvider(cfg.stripe);
-  return new LocalCardProvider();
+  return new LocalCardProvider(cfg.localPaymentKey);
 }

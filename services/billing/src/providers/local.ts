@@ -5,9 +5,11 @@
 //   4000 0025 0000 3155  requires authentication on the user's own payments (3-D Secure: the web app
 //                        confirms with POST /api/billing/local/confirm); off-session renewals fail
 //   4000 0027 6000 3184  always requires authentication (renewals fail too)
-// Any other valid number succeeds. Payment-method ids carry brand and last 4 digits:
-// pm_local_<brand>_<last4>_<nonce>; nothing about the card is stored.
-import { createHash, randomBytes } from "node:crypto";
+// Any other valid number of a known card brand succeeds. Payment-method ids carry brand and last 4
+// digits and a signature: pm_local_<brand>_<last4>_<nonce>_<mac>, the MAC an HMAC of the rest under
+// the service's key, so the provider accepts only ids its own card form issued (an id a client makes
+// up, such as pm_local_visa_4242_0000000000000000, is refused); nothing about the card is stored.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { AppError, luhnValid } from "@kikitori/shared";
 import type { CardDetails, CardProvider, ChargeRequest, ChargeResult, PaymentEvent } from "./port.ts";
 import { ProviderError } from "./port.ts";
@@ -51,13 +53,14 @@ export function cardBrand(digits: string): string {
   return "unknown";
 }
 
-/** Checks a card like a card form would (Luhn, expiry, CVC) and mints a local payment-method id. */
-export function createLocalPaymentMethod(
+/** Checks a card like a card form would (Luhn, brand, expiry, CVC) and returns its brand and last 4. */
+export function checkLocalCard(
   card: { number: string; expMonth: number; expYear: number; cvc: string },
   now: Date,
-): CardDetails {
+): { brand: string; last4: string } {
   const digits = card.number.replace(/[\s-]/g, "");
-  if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) {
+  // All zeros passes Luhn; no issuer number starts with 0 (nor is "unknown" a brand anyone issues).
+  if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits) || cardBrand(digits) === "unknown") {
     throw new AppError("CARD_NUMBER_INVALID", "The card number is not valid.");
   }
   const year = card.expYear < 100 ? 2000 + card.expYear : card.expYear;
@@ -69,26 +72,51 @@ export function createLocalPaymentMethod(
   if (!(brand === "amex" ? /^\d{4}$/ : /^\d{3}$/).test(card.cvc)) {
     throw new AppError("CARD_CVC_INVALID", "The card's security code is not valid.");
   }
-  const last4 = digits.slice(-4);
-  return { id: `pm_local_${brand}_${last4}_${randomBytes(8).toString("hex")}`, brand, last4 };
+  return { brand, last4: digits.slice(-4) };
 }
 
-const PM_ID = /^pm_local_([a-z]+)_(\d{4})_[0-9a-f]{16}$/;
-
-export function parseLocalPaymentMethod(id: string): CardDetails | null {
-  const m = PM_ID.exec(id);
-  return m ? { id, brand: m[1], last4: m[2] } : null;
-}
+const PM_ID = /^(pm_local_([a-z]+)_(\d{4})_[0-9a-f]{16})_([0-9a-f]{32})$/;
 
 export class LocalCardProvider implements CardProvider {
   readonly name = "local" as const;
+  readonly #key: Buffer;
+
+  /**
+   * `secret`: the service's own secret (the internal token); without one, a key for this process only,
+   * so ids issued before a restart are no longer accepted.
+   */
+  constructor(secret: string | undefined) {
+    this.#key = createHmac("sha256", secret ?? randomBytes(32))
+      .update("kikitori local payment methods")
+      .digest();
+  }
+
+  #mac(body: string): string {
+    return createHmac("sha256", this.#key).update(body).digest("hex").slice(0, 32);
+  }
+
+  /** The local card form: checks the card and issues a signed payment-method id for it. */
+  issuePaymentMethod(card: { number: string; expMonth: number; expYear: number; cvc: string }, now: Date): CardDetails {
+    const { brand, last4 } = checkLocalCard(card, now);
+    const body = `pm_local_${brand}_${last4}_${randomBytes(8).toString("hex")}`;
+    return { id: `${body}_${this.#mac(body)}`, brand, last4 };
+  }
+
+  /** The card of an id this provider issued; null for anything else (made up, altered, another key). */
+  parsePaymentMethod(id: string): CardDetails | null {
+    const m = PM_ID.exec(id);
+    if (!m) return null;
+    const expected = Buffer.from(this.#mac(m[1]));
+    if (!timingSafeEqual(expected, Buffer.from(m[4]))) return null;
+    return { id, brand: m[2], last4: m[3] };
+  }
 
   async ensureCustomer(user: { id: string }, existing: string | null): Promise<string> {
     return existing ?? `cus_local_${user.id}`;
   }
 
   async attachPaymentMethod(_customerId: string, paymentMethodId: string): Promise<CardDetails> {
-    const card = parseLocalPaymentMethod(paymentMethodId);
+    const card = this.parsePaymentMethod(paymentMethodId);
     if (!card) {
       throw new ProviderError(
         "Unknown payment method: the local provider takes ids from POST /api/billing/local/payment-methods.",
@@ -100,7 +128,7 @@ export class LocalCardProvider implements CardProvider {
   }
 
   async charge(req: ChargeRequest): Promise<ChargeResult> {
-    const card = parseLocalPaymentMethod(req.paymentMethodId);
+    const card = this.parsePaymentMethod(req.paymentMethodId);
     // The intent id follows from the idempotency key, as a provider's stored response would.
     const intentId = `pi_local_${createHash("sha256").update(req.idempotencyKey).digest("hex").slice(0, 24)}`;
     if (!card) {
