@@ -589,7 +589,11 @@ describe("secrets", () => {
   it("takes real cards in prod: stripe, with billing refusing the test-card provider there", () => {
     for (const overlay of ["prod", "prod-gpu"] as const) {
       const cfg = configOf(rendered[overlay]);
-      expect([cfg.NODE_ENV, cfg.PAYMENT_PROVIDER, cfg.ALLOW_TEST_PAYMENTS]).toEqual(["production", "stripe", undefined]);
+      expect([cfg.NODE_ENV, cfg.PAYMENT_PROVIDER, cfg.ALLOW_TEST_PAYMENTS]).toEqual([
+        "production",
+        "stripe",
+        undefined,
+      ]);
       const env = { ...cfg, PAYMENT_PROVIDER: "local", JWT_SECRET: "x".repeat(40) };
       expect(() => parseConfig("billing", SCHEMAS.billing as never, env)).toThrow(/ALLOW_TEST_PAYMENTS/);
     }
