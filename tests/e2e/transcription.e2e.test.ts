@@ -100,7 +100,7 @@ it("uploads a recording, moves through the phases, shows both texts and plays th
   await page.getByTestId("tx-export-text").selectOption("interview");
   await page.getByTestId("tx-export-format").selectOption("txt");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("tx-export-download").click()]);
-  expect(download.suggestedFilename()).toBe("interview-en (interview).txt");
+  expect(download.suggestedFilename()).toBe("interview-en – interview.txt");
   const saved = readFileSync((await download.path()) as string, "utf8");
   expect(saved).toMatch(/^Dr\. Tanaka:/m);
   expect(saved).toMatch(/^Anna:/m);

@@ -169,7 +169,7 @@ it("library → job page → seek, play along, edit, export, conflict, versions,
     return { name: file.suggestedFilename(), data: readFileSync((await file.path()) as string) };
   };
   const docx = await download("interview", "docx");
-  expect(docx.name).toBe("interview-en (interview).docx");
+  expect(docx.name).toBe("interview-en – interview.docx");
   const { value: docxText } = await mammoth.extractRawText({ buffer: docx.data });
   const words = (s: string) => s.replace(/\s+/g, " ").trim();
   expect(words(docxText)).toContain(words(edited));

@@ -82,7 +82,7 @@ it("exports the timed transcript with speakers as TXT, Markdown, SRT, WebVTT and
 it("exports the interview text, as DOCX too, which a reader library opens with the same text", async () => {
   const { token, jobId } = await userWithJob();
   const md = await get(token, jobId, "format=txt&text=interview");
-  expect(md.headers.get("content-disposition")).toContain("Interview%20mit%20Anna%20(interview).txt");
+  expect(md.headers.get("content-disposition")).toContain("Interview%20mit%20Anna%20%E2%80%93%20interview.txt");
   expect(await md.text()).toBe(
     "Anna: So how did it start?\n\nDr. Tanaka: It started in a garage.\n\nAnna: Really?\n\nDr. Tanaka: Yes.\n",
   );

@@ -44,7 +44,10 @@ export interface ExportSource {
 const RTL = new Set(["ar", "fa", "he", "ur", "ps", "sd", "yi", "ug"]);
 export const isRtlLanguage = (lang: string) => RTL.has(lang.split(/[-_]/)[0].toLowerCase());
 
-/** A file name from the job's title: its extension dropped, characters unsafe in file names replaced. */
+/**
+ * A file name from the job's title and the text exported ("Interview mit Anna – interview.txt"): the
+ * title's extension dropped, characters unsafe in file names replaced.
+ */
 export function exportFileName(title: string, text: ExportText, format: ExportFormat): string {
   const base =
     cutGraphemes(
@@ -58,7 +61,8 @@ export function exportFileName(title: string, text: ExportText, format: ExportFo
         .trim(),
       EXPORT_NAME_MAX_GRAPHEMES,
     ).trim() || "transcript";
-  return `${base}${text === "interview" ? " (interview)" : ""}.${format}`;
+  // "{title} – interview.txt", "{title} – transcript.srt": which text it is, after the title.
+  return `${base} – ${text}.${format}`;
 }
 
 /** The longest base of an export's file name, in user-perceived characters. */

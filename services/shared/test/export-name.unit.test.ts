@@ -22,7 +22,7 @@ describe("export file names", () => {
         for (const format of EXPORT_FORMATS) {
           const name = exportFileName(title, "transcript", format);
           expect(wellFormed(name)).toBe(true);
-          const base = name.slice(0, -(format.length + 1));
+          const base = name.slice(0, -` – transcript.${format}`.length);
           // Whole graphemes only: the emoji is kept entire when it starts before the cut, else dropped.
           if (pos < max) expect(base).toBe(`${"a".repeat(pos)}${emoji}${"b".repeat(Math.min(10, max - pos - 1))}`);
           else expect(base).toBe("a".repeat(max));
@@ -33,7 +33,7 @@ describe("export file names", () => {
 
   it("a title of emojis only keeps 120 of them", () => {
     const name = exportFileName("😀".repeat(200), "interview", "docx");
-    expect(name).toBe(`${"😀".repeat(max)} (interview).docx`);
+    expect(name).toBe(`${"😀".repeat(max)} – interview.docx`);
   });
 
   it("cuts by user-perceived characters", () => {
@@ -45,6 +45,6 @@ describe("export file names", () => {
   it("replaces a lone surrogate rather than passing it on", () => {
     const name = exportFileName("a\uD83Db", "transcript", "txt");
     expect(wellFormed(name)).toBe(true);
-    expect(name).toBe("a\uFFFDb.txt");
+    expect(name).toBe("a\uFFFDb – transcript.txt");
   });
 });
