@@ -103,6 +103,16 @@ export function jobPath(lang: Language, jobId: string): string {
   return localePath(lang, ROUTES.job.replace(":jobId", encodeURIComponent(jobId)));
 }
 
+/**
+ * Whether a path (with its /{lang}) is one of the user's own pages: the library, a job, the account.
+ * Nothing there is meant for others, so those pages carry no social share buttons.
+ */
+export function isPrivatePath(pathname: string): boolean {
+  const rest = stripLanguage(pathname).replace(/^\/+|\/+$/g, "");
+  const first = rest.split("/")[0];
+  return first === ROUTES.library || rest === ROUTES.account;
+}
+
 /** Whether the feature tabs are shown on this path (hidden on account and plan screens). */
 export function showsFeatureTabs(pathname: string): boolean {
   const rest = stripLanguage(pathname).replace(/^\/+|\/+$/g, "");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { resolveLocation, showsFeatureTabs, stripLanguage, switchLanguagePath } from "./paths.ts";
+import { isPrivatePath, resolveLocation, showsFeatureTabs, stripLanguage, switchLanguagePath } from "./paths.ts";
 
 describe("resolveLocation", () => {
   it.each([
@@ -69,5 +69,18 @@ describe("showsFeatureTabs", () => {
     ["/en/upgrade-plan/", false],
   ])("%s → %s", (path, shown) => {
     expect(showsFeatureTabs(path)).toBe(shown);
+  });
+});
+
+describe("isPrivatePath", () => {
+  it.each([
+    ["/en/transcriptions", true],
+    ["/ja/transcriptions/3f2a", true],
+    ["/en/account", true],
+    ["/en/transcription", false],
+    ["/ar/summary", false],
+    ["/en/upgrade-plan", false],
+  ])("%s → %s", (path, isPrivate) => {
+    expect(isPrivatePath(path)).toBe(isPrivate);
   });
 });
