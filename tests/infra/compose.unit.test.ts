@@ -102,8 +102,8 @@ const services = compose.services;
 const EXPECTED = [
   "postgres",
   "redis",
-  "minio",
-  "minio-init",
+  "objectstore",
+  "bucket-init",
   "mailpit",
   "migrate",
   "models",
@@ -114,7 +114,7 @@ const EXPECTED = [
   "prometheus",
 ];
 /** One-shot services: they run to completion, so no healthcheck. */
-const ONE_SHOT = new Set(["minio-init", "migrate", "models"]);
+const ONE_SHOT = new Set(["bucket-init", "migrate", "models"]);
 const APP = ["gateway", "transcription-worker", "correction-worker", "billing"] as const;
 const SCHEMAS: Record<(typeof APP)[number], unknown> = {
   gateway: gatewayEnv,
@@ -156,6 +156,10 @@ function composeValidator() {
   const secretDef = (schema as unknown as { definitions: Record<string, { properties: Record<string, unknown> }> })
     .definitions.secret;
   secretDef.properties.environment = { type: "string" };
+  // ... and the inline `content` of a config (Compose ≥ 2.23).
+  const configDef = (schema as unknown as { definitions: Record<string, { properties: Record<string, unknown> }> })
+    .definitions.config;
+  configDef.properties.content = { type: "string" };
   const Ajv = (Ajv2019 as unknown as { default?: typeof Ajv2019 }).default ?? Ajv2019;
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajv.addFormat("duration", /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
@@ -221,9 +225,16 @@ describe("docker-compose.yml", () => {
     }
   });
 
-  it("pre-loads the Whisper model into a volume the transcription worker reads, never failing the stack", () => {
+  it("pre-loads the Whisper model into a volume the transcription worker reads, failing unless the fallback is allowed", () => {
     const models = services.models as { command: string[]; volumes: string[]; environment: Record<string, string> };
-    expect(models.command.join(" ")).toMatch(/scripts\/models\.ts pull \|\| echo/);
+    const script = models.command.join(" ");
+    expect(script).toMatch(/scripts\/models\.ts pull/);
+    // No blanket `|| echo` / `|| true`: a failed pull passes only when the worker may fall back.
+    expect(script).not.toMatch(/\|\|\s*(echo|true)/);
+    expect(script).toMatch(/TRANSCRIPTION_FALLBACK" = pocketsphinx/);
+    expect(models.environment.TRANSCRIPTION_FALLBACK).toBe(
+      services["transcription-worker"].environment!.TRANSCRIPTION_FALLBACK,
+    );
     expect(models.volumes).toContain("models:/models");
     expect(models.environment.MODELS_DIR).toBe("/models");
     const worker = services["transcription-worker"] as { volumes: string[]; environment: Record<string, string> };
@@ -241,11 +252,15 @@ describe("docker-compose.yml", () => {
     }
     for (const name of ["gateway", "transcription-worker", "correction-worker"]) {
       const deps = services[name].depends_on as Record<string, { condition?: string }>;
-      expect(deps["minio-init"]?.condition).toBe("service_completed_successfully");
+      expect(deps["bucket-init"]?.condition).toBe("service_completed_successfully");
     }
-    const init = services["minio-init"];
-    expect(JSON.stringify(init.command)).toContain("mc mb --ignore-existing");
-    expect((init.depends_on as Record<string, { condition?: string }>).minio.condition).toBe("service_healthy");
+    // The bucket is created with the services' own S3 client, against the store once it is healthy.
+    const init = services["bucket-init"];
+    expect(init.command).toEqual(["node", "--import", "tsx", "scripts/ensure-bucket.ts"]);
+    expect(existsSync(path.join(ROOT, "scripts/ensure-bucket.ts"))).toBe(true);
+    expect((init.depends_on as Record<string, { condition?: string }>).objectstore.condition).toBe("service_healthy");
+    const s3 = (k: string) => [init.environment![k], services.gateway.environment![k]];
+    for (const k of ["S3_ENDPOINT", "S3_ACCESS_KEY", "S3_SECRET_KEY", "S3_BUCKET"]) expect(s3(k)[0]).toBe(s3(k)[1]);
     expect(services.migrate.command).toEqual(["node", "--import", "tsx", "scripts/migrate.ts"]);
   });
 
@@ -261,7 +276,7 @@ describe("docker-compose.yml", () => {
       expect(services[name].environment!.JWT_SECRET).toBeUndefined();
     }
     expect(env.SMTP_URL).toBe("smtp://mailpit:1025");
-    expect(env.S3_ENDPOINT).toBe("http://minio:9000");
+    expect(env.S3_ENDPOINT).toBe("http://objectstore:8333");
     expect(new URL(env.DATABASE_URL).host).toBe("postgres:5432");
     expect(env.REDIS_URL).toBe("redis://redis:6379");
   });
@@ -307,6 +322,20 @@ describe("docker-compose.yml", () => {
       step: step[name],
       ok: true,
     });
+  });
+
+  it("runs a maintained S3 server pinned by version and digest, never the withdrawn MinIO images", () => {
+    const text = read("docker-compose.yml");
+    expect(text).not.toMatch(/minio\/(minio|mc)\b/);
+    const image = services.objectstore.image!;
+    // A floating tag (latest, a bare major) would pull whatever is published that day.
+    expect(image).toMatch(/^chrislusf\/seaweedfs:\d+\.\d+@sha256:[a-f0-9]{64}$/);
+    // The S3 identity the store is configured with is the one the services sign with.
+    const cfg = (compose as unknown as { configs: Record<string, { content: string }> }).configs.seaweedfs_s3;
+    const identity = JSON.parse(cfg.content).identities[0];
+    const env = services.gateway.environment!;
+    expect(identity.credentials).toEqual([{ accessKey: env.S3_ACCESS_KEY, secretKey: env.S3_SECRET_KEY }]);
+    expect(JSON.stringify(services.objectstore.command)).toContain("-s3.config=/etc/seaweedfs/s3.json");
   });
 
   it("publishes nothing beyond 127.0.0.1 by default, and pins every third-party image to a version", () => {
@@ -359,10 +388,14 @@ describe("docker-compose.yml", () => {
       const b = typeof s.build === "string" ? { context: s.build } : s.build!;
       return [name, path.join(b.context ?? ".", b.dockerfile ?? "Dockerfile"), b.target ?? ""] as const;
     });
-  const IMAGE_OF: Record<string, string> = { migrate: "gateway", models: "transcription-worker" };
+  const IMAGE_OF: Record<string, string> = {
+    migrate: "gateway",
+    "bucket-init": "gateway",
+    models: "transcription-worker",
+  };
 
   it("builds every app service from the one Dockerfile, each from its own target", () => {
-    expect(builds.map(([n]) => n).sort()).toEqual([...APP, "migrate", "models"].sort());
+    expect(builds.map(([n]) => n).sort()).toEqual([...APP, "migrate", "bucket-init", "models"].sort());
     for (const [name, file, target] of builds) {
       expect({ name, file, target }).toEqual({ name, file: "infra/Dockerfile", target: IMAGE_OF[name] ?? name });
     }
