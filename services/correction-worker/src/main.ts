@@ -4,6 +4,7 @@ import type http from "node:http";
 import { QUEUES } from "@kikitori/shared";
 import { connectWorkerBackends, startOpsServerOrExit } from "@kikitori/shared/backends";
 import {
+  cancelAfterMs,
   closeHttpServer,
   closeRedis,
   configOrExit,
@@ -55,7 +56,7 @@ const workers = createJobWorkers(
   { connection: redis, prefix: cfg.REDIS_PREFIX, logger, metrics },
   {
     [QUEUES.correction]: {
-      handlers: { correct: (job) => processCorrection(deps, job) },
+      handlers: { correct: (job, token, control) => processCorrection(deps, job, { token, control }) },
       concurrency: cfg.WORKER_CONCURRENCY,
       onFinalFailure: (job, err) => reportCorrectionFailure(deps, job, err),
       ...lock,
@@ -72,7 +73,9 @@ let ops: http.Server | undefined;
 const lifecycle = onShutdown(
   logger,
   [
-    ["stop intake", () => workers.close()],
+    // A running correction stops at its next section boundary and goes back to the queue; one still
+    // in its section when the shutdown's time is nearly up is cancelled and goes back as well.
+    ["stop intake", ({ remainingMs }) => workers.close({ cancelAfterMs: cancelAfterMs(remainingMs()) })],
     ["ops server", () => closeHttpServer(ops)],
     ["queue", () => jobs.close()],
     ["redis", () => closeRedis(redis)],

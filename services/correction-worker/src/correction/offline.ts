@@ -7,7 +7,6 @@
  * throws for any input: a section it cannot handle comes back tidied but otherwise untouched.
  */
 
-import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { isSpacelessLanguage } from "@kikitori/shared/language";
 import { speakerLabels } from "@kikitori/shared/server";
 import { cleanSpaceless, removeFillers, removeRepeats } from "./clean.ts";
@@ -28,6 +27,7 @@ import { detectTextLang, type TextLang } from "./rules.ts";
 import { splitIntoSections } from "./sections.ts";
 import { chunkByEnders, isPunctuated, splitRun } from "./segment.ts";
 import { segmentSpaceless } from "./spaceless.ts";
+import { runResumableSteps } from "./steps.ts";
 import { stripAsrArtifacts, tokenize } from "./tokens.ts";
 import { applyTone } from "./tone.ts";
 import { assignTurns, type FlowState, INITIAL_STATE, kindOf, paragraphs, type Turn } from "./turns.ts";
@@ -248,25 +248,22 @@ export class OfflineCorrectionEngine implements CorrectionEngine {
     const transcript = input.transcript ?? "";
     const plan = planDocument(input);
     const sections = splitIntoSections(transcript, { maxChars: this.sectionChars, breakPoints: plan.breakPoints });
-    const out: string[] = [];
     let state = INITIAL_STATE;
-    let done = 0;
-    for (const section of sections) {
-      opts.signal?.throwIfAborted();
-      const resumed = opts.resume?.get(section.index);
-      if (resumed !== undefined) {
-        out[section.index] = resumed;
-        state = stateAfter(resumed, plan, state);
-        done++;
-        continue;
-      }
-      const result = correctSection(section.text, plan, state);
-      out[section.index] = result.text;
-      state = result.state;
-      done++;
-      await opts.onSection?.(section.index, result.text, done, sections.length);
-      if (sections.length > 1) await yieldToLoop();
-    }
+    const out = await runResumableSteps(
+      {
+        count: sections.length,
+        kept: (_index, stored) => {
+          state = stateAfter(stored, plan, state);
+        },
+        run: (index) => {
+          const result = correctSection(sections[index].text, plan, state);
+          state = result.state;
+          return result.text;
+        },
+        yieldBetween: true,
+      },
+      opts,
+    );
     return { text: joinSections(out, plan.format.separator), sections: out };
   }
 
@@ -290,21 +287,18 @@ export class OfflineCorrectionEngine implements CorrectionEngine {
       sections[sections.length - 1].push(t);
       size += t.text.length;
     }
-    const out: string[] = [];
-    for (const [index, section] of sections.entries()) {
-      opts.signal?.throwIfAborted();
-      const resumed = opts.resume?.get(index);
-      out[index] =
-        resumed ??
-        section
-          .map((t) => correctHeardTurn(t, plan))
-          .filter(Boolean)
-          .join(plan.format.separator);
-      if (resumed === undefined) {
-        await opts.onSection?.(index, out[index], index + 1, sections.length);
-        if (sections.length > 1) await yieldToLoop();
-      }
-    }
+    const out = await runResumableSteps(
+      {
+        count: sections.length,
+        run: (index) =>
+          sections[index]
+            .map((t) => correctHeardTurn(t, plan))
+            .filter(Boolean)
+            .join(plan.format.separator),
+        yieldBetween: true,
+      },
+      opts,
+    );
     return { text: joinSections(out, plan.format.separator), sections: out };
   }
 }

@@ -21,6 +21,7 @@ import {
   DEFAULT_SECTION_CHARS,
 } from "./port.ts";
 import { type Section, splitIntoSections } from "./sections.ts";
+import { runResumableSteps } from "./steps.ts";
 
 export interface OpenAiEngineConfig {
   baseURL?: string;
@@ -181,28 +182,22 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
       ...(input.turns?.length ? { breakPoints: turnStarts(transcript, format.separator) } : {}),
     });
     const system = buildSystemPrompt(input, format);
-    const out: string[] = [];
-    let done = 0;
-    for (const section of sections) {
-      opts.signal?.throwIfAborted();
-      const resumed = opts.resume?.get(section.index);
-      if (resumed !== undefined) {
-        out[section.index] = resumed;
-        done++;
-        continue;
-      }
-      const text = section.text.trim()
-        ? await this.correctSection(
+    const out = await runResumableSteps(
+      {
+        count: sections.length,
+        run: (index, before, signal) => {
+          const section = sections[index];
+          if (!section.text.trim()) return "";
+          return this.correctSection(
             system,
-            buildUserPrompt(section, sections.length, out[section.index - 1]),
+            buildUserPrompt(section, sections.length, before[index - 1]),
             section,
-            opts.signal,
-          )
-        : "";
-      out[section.index] = text;
-      done++;
-      await opts.onSection?.(section.index, text, done, sections.length);
-    }
+            signal,
+          );
+        },
+      },
+      opts,
+    );
     return { text: joinSections(out, format.separator), sections: out };
   }
 

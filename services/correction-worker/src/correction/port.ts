@@ -45,6 +45,13 @@ export interface CorrectOptions {
    * number of sections done so far (resumed ones included) and the total.
    */
   onSection?: (index: number, text: string, done: number, total: number) => Promise<void> | void;
+  /**
+   * Aborted when the worker starts shutting down: the section in hand (its language-model request
+   * included) finishes and goes to onSection, no further section starts, and correct() rejects with
+   * StoppedAtBoundary (correction/steps.ts).
+   */
+  stop?: AbortSignal;
+  /** Cancels at once, the section in hand included (its request is aborted); correct() rejects. */
   signal?: AbortSignal;
 }
 
@@ -59,7 +66,8 @@ export interface CorrectionEngine {
   readonly name: string;
   /**
    * Corrects section by section; calls onSection after each; `resume` holds already-corrected
-   * sections (by index) which must not be redone. Returns the full text and the per-section texts.
+   * sections (by index) which must not be redone; `stop` ends the run at the next section boundary.
+   * Returns the full text and the per-section texts.
    */
   correct(input: CorrectionInput, opts?: CorrectOptions): Promise<CorrectionResult>;
 }

@@ -11,14 +11,18 @@ import {
 import type { Db } from "@kikitori/shared/db";
 import {
   fill,
+  handBackJob,
+  type JobControl,
   type JobLike,
   type Logger,
   markJobFailed,
   parseJobPayload,
   speakerLabels,
 } from "@kikitori/shared/server";
+import type { Job } from "bullmq";
 import { correctionTurns, decideSpeakers } from "../correction/heard.ts";
 import type { CorrectionEngine, CorrectionTone, CorrectionTurn } from "../correction/port.ts";
+import { StoppedAtBoundary } from "../correction/steps.ts";
 
 /** Everything the correction step touches, injected so tests can pass their own. */
 export interface CorrectionDeps {
@@ -28,6 +32,14 @@ export interface CorrectionDeps {
   publish: (envelope: ProgressEnvelope) => Promise<unknown>;
   logger: Logger;
   now?: () => Date;
+  /** Puts the job back in its queue during a shutdown (handBackJob by default); always throws. */
+  handBack?: (job: JobLike<unknown>, token: string | undefined) => Promise<never>;
+}
+
+/** How one run of a job was started: the worker's lock token and its shutdown signals. */
+export interface CorrectionRun {
+  token?: string;
+  control?: JobControl;
 }
 
 export type CorrectionResult = { rewrittenText: string; correctionTime: number } | { skipped: string };
@@ -42,8 +54,18 @@ export function sectionProgress(done: number, total: number): number {
  * One job of QUEUES.correction: the stored transcript becomes a clean interview text, section by
  * section. Finished sections are kept in Postgres, so a retried job resumes where it stopped; a
  * finished job returns its stored result. Progress goes out per section.
+ *
+ * When the worker shuts down (run.control.stopping), the section in hand finishes and is stored,
+ * no further one starts, and the job goes back to the queue (not failed, no attempt used) for
+ * another worker to resume from the stored sections; the row stays "correcting" with its progress.
+ * If the shutdown's time runs out first (run.control.signal), the section in hand is given up and
+ * the job goes back all the same.
  */
-export async function processCorrection(deps: CorrectionDeps, job: JobLike<unknown>): Promise<CorrectionResult> {
+export async function processCorrection(
+  deps: CorrectionDeps,
+  job: JobLike<unknown>,
+  run: CorrectionRun = {},
+): Promise<CorrectionResult> {
   const p: CorrectionJob = parseJobPayload(correctionJobSchema, job.data);
   const now = deps.now ?? (() => new Date());
   const row = await deps.db.transcriptionJob.findUnique({ where: { id: p.jobId } });
@@ -73,32 +95,39 @@ export async function processCorrection(deps: CorrectionDeps, job: JobLike<unkno
 
   const done = await deps.db.correctionSection.findMany({ where: { jobId: p.jobId } });
   const resume = new Map(done.map((s) => [s.index, s.text]));
-  const result = await deps.engine.correct(
-    {
-      transcript: row.transcription,
-      language,
-      turns: heard?.turns,
-      // Names as the speakers carry them (renamed ones included), else the upload's.
-      interviewer: heard?.speakers.find((s) => s.role === "interviewer")?.name ?? row.interviewer,
-      interviewee: heard?.speakers.find((s) => s.role === "interviewee")?.name ?? row.interviewee,
-      tone: (row.tone as CorrectionTone | null) ?? null,
-      interviewExample: row.interviewExample,
-      fileType: row.model,
-      labels: speakerLabels(row.language),
-    },
-    {
-      resume,
-      onSection: async (index, text, doneCount, total) => {
-        await deps.db.correctionSection.upsert({
-          where: { jobId_index: { jobId: p.jobId, index } },
-          create: { jobId: p.jobId, index, text },
-          update: {},
-        });
-        const progress = sectionProgress(doneCount, total);
-        await deps.db.transcriptionJob.update({ where: { id: p.jobId }, data: { correctionProgress: progress } });
-        await send({ jobId: p.jobId, status: "Correction in progress", correctionProgress: progress });
+  const stored = { count: done.length };
+  const transcript = row.transcription;
+  const result = await correctOrHandBack(deps, job, run, p, stored, () =>
+    deps.engine.correct(
+      {
+        transcript,
+        language,
+        turns: heard?.turns,
+        // Names as the speakers carry them (renamed ones included), else the upload's.
+        interviewer: heard?.speakers.find((s) => s.role === "interviewer")?.name ?? row.interviewer,
+        interviewee: heard?.speakers.find((s) => s.role === "interviewee")?.name ?? row.interviewee,
+        tone: (row.tone as CorrectionTone | null) ?? null,
+        interviewExample: row.interviewExample,
+        fileType: row.model,
+        labels: speakerLabels(row.language),
       },
-    },
+      {
+        resume,
+        stop: run.control?.stopping,
+        signal: run.control?.signal,
+        onSection: async (index, text, doneCount, total) => {
+          await deps.db.correctionSection.upsert({
+            where: { jobId_index: { jobId: p.jobId, index } },
+            create: { jobId: p.jobId, index, text },
+            update: {},
+          });
+          stored.count++;
+          const progress = sectionProgress(doneCount, total);
+          await deps.db.transcriptionJob.update({ where: { id: p.jobId }, data: { correctionProgress: progress } });
+          await send({ jobId: p.jobId, status: "Correction in progress", correctionProgress: progress });
+        },
+      },
+    ),
   );
 
   const finished = row.correctionDoneAt ?? now();
@@ -128,6 +157,41 @@ export async function processCorrection(deps: CorrectionDeps, job: JobLike<unkno
     "correction complete",
   );
   return { rewrittenText: result.text, correctionTime };
+}
+
+/**
+ * Runs the correction; when it ends because the worker is shutting down (stopped at a section
+ * boundary, or cancelled once the shutdown's time ran out), hands the job back to the queue.
+ */
+async function correctOrHandBack<R>(
+  deps: CorrectionDeps,
+  job: JobLike<unknown>,
+  run: CorrectionRun,
+  p: CorrectionJob,
+  stored: { count: number },
+  correct: () => Promise<R>,
+): Promise<R> {
+  try {
+    return await correct();
+  } catch (err) {
+    const stopping = run.control?.stopping.aborted ?? false;
+    const cancelled = run.control?.signal.aborted ?? false;
+    if (!(err instanceof StoppedAtBoundary) && !(stopping && cancelled)) throw err;
+    deps.logger.info(
+      {
+        jobId: p.jobId,
+        correlationId: p.correlationId,
+        sectionsStored: stored.count,
+        ...(err instanceof StoppedAtBoundary ? { sections: err.total } : {}),
+        cutShort: !(err instanceof StoppedAtBoundary),
+      },
+      err instanceof StoppedAtBoundary
+        ? "correction paused between sections for shutdown; handing the job back"
+        : "shutdown time used up: the section in hand was given up; handing the job back",
+    );
+    const handBack = deps.handBack ?? ((j, token) => handBackJob(j as Job, token));
+    return handBack(job, run.token);
+  }
 }
 
 /**

@@ -84,13 +84,28 @@ export function startOpsServer(opts: {
   });
 }
 
+/** What a shutdown step may ask: the time left before the shutdown gives up (and exits 1). */
+export interface ShutdownStepContext {
+  remainingMs: () => number;
+}
+
+/**
+ * The time a worker gives its running jobs before cancelling them, out of what is left of the
+ * shutdown: all but a reserve for handing the cancelled jobs back and closing the connections
+ * (a fifth of the time left, at most 10 s).
+ */
+export function cancelAfterMs(remainingMs: number): number {
+  return Math.max(0, remainingMs - Math.min(10_000, Math.floor(remainingMs / 5)));
+}
+
 /**
  * Graceful shutdown on SIGTERM/SIGINT: run the steps in order (stop intake, close workers, close
- * HTTP, disconnect), each bounded; exit 0 when all finished, 1 if one failed or time ran out.
+ * HTTP, disconnect), each bounded; exit 0 when all finished, 1 if one failed or time ran out. A step
+ * is told how much time is left (e.g. for a worker to cancel its jobs in time to hand them back).
  */
 export function onShutdown(
   logger: Logger,
-  steps: Array<[name: string, fn: () => Promise<unknown> | unknown]>,
+  steps: Array<[name: string, fn: (ctx: ShutdownStepContext) => Promise<unknown> | unknown]>,
   opts: { timeoutMs?: number; exit?: (code: number) => void } = {},
 ): { shutdown: (signal: string) => Promise<void>; isShuttingDown: () => boolean } {
   let shuttingDown = false;
@@ -99,15 +114,18 @@ export function onShutdown(
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info({ signal }, "shutting down");
+    const timeoutMs = opts.timeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    const ctx: ShutdownStepContext = { remainingMs: () => Math.max(0, deadline - Date.now()) };
     const timer = setTimeout(() => {
       logger.error("shutdown timed out");
       exit(1);
-    }, opts.timeoutMs ?? 30_000);
+    }, timeoutMs);
     timer.unref();
     let code = 0;
     for (const [name, fn] of steps) {
       try {
-        await fn();
+        await fn(ctx);
         logger.debug({ step: name }, "shutdown step done");
       } catch (err) {
         code = 1;

@@ -1,4 +1,4 @@
-import { type Job, Worker } from "bullmq";
+import { type Job, WaitingError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { AppError } from "../errors.ts";
@@ -7,8 +7,40 @@ import { parseJobPayload, toJobError, UnrecoverableJobError } from "./job-errors
 import { withLogContext } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics.ts";
 
-/** `token` is the worker's lock token (needed for job.moveToWaitingChildren). */
-export type JobProcessor<T, R> = (job: Job<T, R>, token?: string) => Promise<R>;
+/**
+ * What a running job is told about its worker shutting down. `stopping` is aborted as soon as a
+ * graceful shutdown begins: a handler whose job runs in steps finishes the step in hand, keeps what
+ * is done and hands the job back (handBackJob) instead of starting the next one. `signal` is
+ * BullMQ's cancellation of the job (Worker.cancelAllJobs), aborted when the shutdown's time is
+ * nearly used up: the step in hand is given up too. Handlers that ignore both simply finish.
+ */
+export interface JobControl {
+  stopping: AbortSignal;
+  signal: AbortSignal;
+}
+
+/** `token` is the worker's lock token (needed for job.moveToWaitingChildren and handBackJob). */
+export type JobProcessor<T, R> = (job: Job<T, R>, token?: string, control?: JobControl) => Promise<R>;
+
+/** Never aborted: the control of a job whose worker has no shutdown wiring (tests, createWorker alone). */
+const NEVER = new AbortController().signal;
+
+/** True for the errors with which a handler parks its job instead of finishing it (not failures). */
+function isParked(err: unknown): boolean {
+  return err instanceof Error && ["WaitingChildrenError", "WaitingError", "DelayedError"].includes(err.name);
+}
+
+/**
+ * Puts a running job back at the front of its queue's wait list, to be taken up again by any
+ * worker (BullMQ's manual retry: Job.moveToWait with the lock token, then WaitingError). Not a
+ * failure: the attempt is not counted, no failure is reported, and the job is not left to be found
+ * stalled. Always throws; the handler lets the error through.
+ */
+export async function handBackJob(job: Pick<Job, "moveToWait">, token: string | undefined): Promise<never> {
+  if (!token) throw new AppError("SERVICE_UNAVAILABLE", "the job cannot be handed back without its lock token");
+  await job.moveToWait(token);
+  throw new WaitingError();
+}
 
 /** The part of a BullMQ job that processors and failure reporters read (easy to fake in tests). */
 export type JobLike<T = unknown> = Pick<Job<T>, "id" | "name" | "data" | "attemptsMade" | "opts">;
@@ -35,8 +67,9 @@ export function instrumentProcessor<T, R>(
   processor: JobProcessor<T, R>,
   opts: { logger: Logger; metrics?: Pick<ServiceMetrics, "jobDuration"> },
 ): JobProcessor<T, R> {
-  return (job, token) => withLogContext({ correlationId: jobCorrelationId(job) }, () => run(job, token));
-  async function run(job: Job<T, R>, token?: string): Promise<R> {
+  return (job, token, control) =>
+    withLogContext({ correlationId: jobCorrelationId(job) }, () => run(job, token, control));
+  async function run(job: Job<T, R>, token?: string, control?: JobControl): Promise<R> {
     const started = process.hrtime.bigint();
     const correlationId = jobCorrelationId(job);
     const log = opts.logger.child({
@@ -48,13 +81,19 @@ export function instrumentProcessor<T, R>(
     });
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
-      const result = await processor(job, token);
+      const result = await processor(job, token, control);
       opts.metrics?.jobDuration.observe({ queue, status: "completed" }, seconds());
       log.info({ durationMs: Math.round(seconds() * 1000) }, "job completed");
       return result;
     } catch (err) {
-      // Not a failure: the job parked itself until its child jobs finish (BullMQ flow step).
-      if (err instanceof Error && err.name === "WaitingChildrenError") throw err;
+      // Not a failure: the job parked itself until its child jobs finish (BullMQ flow step), or went
+      // back to the queue for another worker (handBackJob, during a shutdown).
+      if (isParked(err)) {
+        if ((err as Error).name !== "WaitingChildrenError") {
+          log.info({ durationMs: Math.round(seconds() * 1000) }, "job handed back to the queue");
+        }
+        throw err;
+      }
       opts.metrics?.jobDuration.observe({ queue, status: "failed" }, seconds());
       const jobErr = toJobError(err);
       log.warn({ err, durationMs: Math.round(seconds() * 1000) }, "job failed");
@@ -85,10 +124,15 @@ export function createWorker<T, R>(opts: {
   stalledIntervalMs?: number;
   /** Times a job may be taken over from a dead worker before it fails (BullMQ's default is 1). */
   maxStalledCount?: number;
+  /** Aborted when the service starts shutting down (JobControl.stopping). */
+  stopping?: AbortSignal;
 }): Worker<T, R> {
+  const processor = instrumentProcessor(opts.queue, opts.processor, { logger: opts.logger, metrics: opts.metrics });
+  const stopping = opts.stopping ?? NEVER;
   const worker = new Worker<T, R>(
     opts.queue,
-    instrumentProcessor(opts.queue, opts.processor, { logger: opts.logger, metrics: opts.metrics }),
+    // Three parameters, so BullMQ hands each job its cancellation signal (Worker.cancelAllJobs).
+    (job, token, signal) => processor(job, token, { stopping, signal: signal ?? NEVER }),
     {
       connection: opts.connection,
       prefix: opts.prefix,
@@ -119,6 +163,7 @@ export function createWorker<T, R>(opts: {
 export type JobHandler<Q extends QueueName, N extends JobName<Q>> = (
   job: Job<JobPayload<Q, N>>,
   token?: string,
+  control?: JobControl,
 ) => Promise<unknown>;
 
 /** One handler per job name of the queue (services/shared/src/jobs.ts): a missing one does not compile. */
@@ -173,8 +218,11 @@ export function assertHandlers(queue: QueueName, handlers: Record<string, unknow
  */
 export function jobProcessor<Q extends QueueName>(queue: Q, handlers: JobHandlers<Q>): JobProcessor<unknown, unknown> {
   assertHandlers(queue, handlers);
-  const byName = handlers as unknown as Record<string, (job: Job, token?: string) => Promise<unknown>>;
-  return async (job, token) => {
+  const byName = handlers as unknown as Record<
+    string,
+    (job: Job, token?: string, control?: JobControl) => Promise<unknown>
+  >;
+  return async (job, token, control) => {
     if (!Object.hasOwn(byName, job.name)) {
       throw new UnrecoverableJobError(
         new AppError("VALIDATION_FAILED", `unknown job "${job.name}" on queue "${queue}"`, { retryable: false }),
@@ -182,14 +230,19 @@ export function jobProcessor<Q extends QueueName>(queue: Q, handlers: JobHandler
     }
     // The handler sees the payload as validated (unknown keys dropped); nothing is written back to Redis.
     job.data = parseJobPayload(jobSchemaOf(queue, job.name), job.data);
-    return byName[job.name](job, token);
+    return byName[job.name](job, token, control);
   };
 }
 
 /** The workers one service runs, to close together on shutdown. */
 export interface JobWorkers {
   workers: Worker[];
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs and waits for the running ones. Running jobs see JobControl.stopping at once;
+   * with `cancelAfterMs`, those still running then are cancelled (JobControl.signal), so a handler
+   * that hands its job back on cancellation does so before the shutdown's time is up.
+   */
+  close(opts?: { cancelAfterMs?: number }): Promise<void>;
 }
 
 /**
@@ -208,6 +261,7 @@ export function createJobWorkers(
   specs: WorkerSpecs,
 ): JobWorkers {
   const entries = Object.entries(specs) as Array<[QueueName, QueueWorkerSpec<QueueName>]>;
+  const stopping = new AbortController();
   const processors = entries.map(([queue, spec]) => jobProcessor(queue, spec.handlers));
   const workers = entries.map(([queue, spec], i) =>
     createWorker<unknown, unknown>({
@@ -223,7 +277,29 @@ export function createJobWorkers(
       lockDurationMs: spec.lockDurationMs,
       stalledIntervalMs: spec.stalledIntervalMs,
       maxStalledCount: spec.maxStalledCount,
+      stopping: stopping.signal,
     }),
   );
-  return { workers, close: () => Promise.all(workers.map((w) => w.close())).then(() => undefined) };
+  return {
+    workers,
+    async close(opts = {}) {
+      stopping.abort(new Error("the worker is shutting down"));
+      const cancel =
+        opts.cancelAfterMs === undefined
+          ? undefined
+          : setTimeout(
+              () => {
+                ctx.logger.warn("shutdown time nearly used up: cancelling the jobs still running");
+                for (const w of workers) w.cancelAllJobs("the worker's shutdown time is used up");
+              },
+              Math.max(0, opts.cancelAfterMs),
+            );
+      cancel?.unref();
+      try {
+        await Promise.all(workers.map((w) => w.close()));
+      } finally {
+        clearTimeout(cancel);
+      }
+    },
+  };
 }

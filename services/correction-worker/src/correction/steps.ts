@@ -1,0 +1,58 @@
+/**
+ * The section loop both correction engines share: each step (a section, by its index) runs at most
+ * once per job. A step whose result is stored is taken as it is (`resume`); a new one runs, and its
+ * result is handed to `onSection` (which stores it) before the next starts. When asked to stop
+ * (`stop`: the worker is shutting down), no new step starts: the call rejects with
+ * StoppedAtBoundary once the step in hand is finished and stored, so the job can go back to the
+ * queue and another worker continues from the stored steps.
+ */
+
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import type { CorrectOptions } from "./port.ts";
+
+/** The correction stopped between two sections because the worker is shutting down; nothing is lost. */
+export class StoppedAtBoundary extends Error {
+  override readonly name = "StoppedAtBoundary";
+  constructor(
+    /** Sections finished and stored (resumed ones included). */
+    readonly done: number,
+    readonly total: number,
+  ) {
+    super(`stopped between sections after ${done} of ${total} (shutting down)`);
+  }
+}
+
+export interface ResumableSteps {
+  /** How many steps there are; their ids are 0 … count − 1, run in order. */
+  count: number;
+  /** Takes in a step's stored result (resumed, not run again), in order, e.g. to carry state on. */
+  kept?: (id: number, result: string) => void;
+  /**
+   * Runs one step. `before` holds the results of the steps before it (stored or new); `signal` is
+   * the hard cancel (CorrectOptions.signal).
+   */
+  run: (id: number, before: readonly string[], signal?: AbortSignal) => Promise<string> | string;
+  /** Gives the event loop a turn after each new step (engines whose steps are CPU work). */
+  yieldBetween?: boolean;
+}
+
+/** Runs the steps not stored yet, in order; returns every step's result by id. */
+export async function runResumableSteps(steps: ResumableSteps, opts: CorrectOptions = {}): Promise<string[]> {
+  const out: string[] = [];
+  for (let id = 0; id < steps.count; id++) {
+    opts.signal?.throwIfAborted();
+    const stored = opts.resume?.get(id);
+    if (stored !== undefined) {
+      out[id] = stored;
+      steps.kept?.(id, stored);
+      continue;
+    }
+    // Checked only before a step that would run: a job whose steps are all stored still finishes.
+    if (opts.stop?.aborted) throw new StoppedAtBoundary(id, steps.count);
+    const result = await steps.run(id, out, opts.signal);
+    out[id] = result;
+    await opts.onSection?.(id, result, id + 1, steps.count);
+    if (steps.yieldBetween && steps.count > 1) await yieldToLoop();
+  }
+  return out;
+}
