@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm start`: the whole product on its embedded defaults, on one machine.
-// 1. installs dependencies when missing; 2. checks/starts PostgreSQL and Redis; 3. migrates;
-// 4. builds the web app when stale; 5. starts the embedded object store (unless S3_ENDPOINT is set)
-// and every service; 6. prints the URL. Ctrl-C stops everything; data stays in PostgreSQL and var/.
+// 1. installs dependencies when missing; 2. uses the PostgreSQL and Redis at DATABASE_URL/REDIS_URL,
+// or starts local ones (PostgreSQL from npm, Redis and the offline speech fallback from Debian's
+// packages where it may install them: scripts/lib/services.mjs, apt.mjs); 3. migrates; 4. builds
+// the web app when stale; 5. starts the embedded object store (unless S3_ENDPOINT is set) and every
+// service; 6. prints the URL. Ctrl-C stops everything, the servers it started too; data stays in var/.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
@@ -34,14 +36,25 @@ if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtime
 }
 
 // Imported after the install step above, which may be what provides their dependencies.
-const { canConnect, ensureServices, waitFor } = await import("./lib/services.mjs");
+const { canConnect, ensureServices, waitFor, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } = await import(
+  "./lib/services.mjs"
+);
+const { aptInstall } = await import("./lib/apt.mjs");
 const { ensureWebBuild } = await import("./lib/build.mjs");
+const warn = (m) => console.warn(`\x1b[33m[start]\x1b[0m ${m}`);
 
-// 2. PostgreSQL and Redis
+// 2. PostgreSQL and Redis: the servers started here are stopped on the way out.
+let services;
 try {
-  await ensureServices({ log });
+  services = await ensureServices({ log, warn });
 } catch (err) {
   fail(err.message);
+}
+/** Stops what step 2 started, then exits with `m` as the reason. */
+async function die(m) {
+  console.error(`\x1b[31m[start]\x1b[0m ${m}`);
+  await services.stop();
+  process.exit(1);
 }
 
 // Secrets of the embedded default, made once and kept under var/.
@@ -68,6 +81,9 @@ if (embeddedS3) {
 }
 const env = {
   ...process.env,
+  // The defaults the servers of step 2 were made for, so every service agrees with them.
+  DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+  REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
   JWT_SECRET_FILE: process.env.JWT_SECRET ? undefined : secretFile,
   S3_ACCESS_KEY_FILE:
     embeddedS3 && !process.env.S3_ACCESS_KEY ? s3KeyFiles.S3_ACCESS_KEY : process.env.S3_ACCESS_KEY_FILE,
@@ -115,11 +131,15 @@ if (!["classic", "none"].includes(process.env.DIARIZATION_ENGINE ?? "auto")) {
   }
 }
 if (pocketsphinxNeeded) {
-  const hasBin = spawnSync("sh", ["-c", "command -v pocketsphinx_continuous"]).status === 0;
-  const hasModel = existsSync("/usr/share/pocketsphinx/model/en-us/en-us.lm.bin");
-  if (!hasBin || !hasModel) {
-    console.warn(
-      "\x1b[33m[start]\x1b[0m offline speech recognition is not installed either: uploads will fail until you run\n" +
+  const installed = () =>
+    spawnSync("sh", ["-c", "command -v pocketsphinx_continuous"]).status === 0 &&
+    existsSync("/usr/share/pocketsphinx/model/en-us/en-us.lm.bin");
+  // Debian's packages, where this may install them (as root or with passwordless sudo, not with NO_INSTALL=1).
+  if (!installed())
+    aptInstall(["pocketsphinx", "pocketsphinx-en-us"], { log, warn, why: "offline speech recognition" });
+  if (!installed()) {
+    warn(
+      "offline speech recognition is not installed either: uploads will fail until you run\n" +
         "        sudo apt-get install -y pocketsphinx pocketsphinx-en-us   (or set TRANSCRIPTION_ENGINE=openai)",
     );
   }
@@ -128,13 +148,13 @@ if (pocketsphinxNeeded) {
 // 3. migrations
 log("applying database migrations");
 const mig = spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { stdio: "inherit", env });
-if (mig.status !== 0) fail("migrations failed");
+if (mig.status !== 0) await die("migrations failed");
 
 // 4. web app
 try {
   ensureWebBuild({ log });
 } catch (err) {
-  fail(err.message);
+  await die(err.message);
 }
 
 // 5. processes
@@ -161,9 +181,6 @@ function run(name, args, extraEnv = {}) {
     if (!stopping) {
       console.error(`[start] ${name} exited unexpectedly (${signal ?? code}); stopping everything`);
       void stopAll(1);
-    } else if (children.size === 0) {
-      log("all stopped; data is kept (PostgreSQL, var/)");
-      process.exit(process.exitCode ?? 0);
     }
   });
   children.set(name, child);
@@ -191,6 +208,8 @@ async function stopAll(code = 0) {
       });
     });
   }
+  await services.stop();
+  log("all stopped; data is kept (var/, or your own servers)");
   process.exit(code);
 }
 process.on("SIGINT", () => void stopAll(0));
@@ -199,11 +218,11 @@ process.on("SIGTERM", () => void stopAll(0));
 if (embeddedS3) {
   const port = Number(process.env.EMBEDDED_S3_PORT ?? 9000);
   if (await canConnect("127.0.0.1", port)) {
-    fail(`port ${port} is taken; set EMBEDDED_S3_PORT to a free port or S3_ENDPOINT to your object store`);
+    await die(`port ${port} is taken; set EMBEDDED_S3_PORT to a free port or S3_ENDPOINT to your object store`);
   }
   env.S3_ENDPOINT = `http://127.0.0.1:${port}`;
   run("objectstore", ["--import", "tsx", "scripts/objectstore.mjs"]);
-  if (!(await waitFor("127.0.0.1", port, 15_000))) fail("the embedded object store did not start");
+  if (!(await waitFor("127.0.0.1", port, 15_000))) await die("the embedded object store did not start");
 }
 
 const tsx = ["--import", "tsx"];
