@@ -89,7 +89,7 @@ describe("TextRank", () => {
 describe("summary guarantees", () => {
   const ok = (text: string, requiredPhrases: string[], desiredLength: number) => {
     const summary = summarizeOffline({ text, requiredPhrases, desiredLength });
-    expect(checkSummary(summary, { requiredPhrases, desiredLength }).map(describeFailure)).toEqual([]);
+    expect(checkSummary(summary, { requiredPhrases, desiredLength, text }).map(describeFailure)).toEqual([]);
     return summary;
   };
 
@@ -250,7 +250,7 @@ describe("titles and headings", () => {
 describe("checks", () => {
   it("name every failure", () => {
     const f = checkSummary("short text", { requiredPhrases: ["alpha", "text"], desiredLength: 1000 });
-    expect(f.map((x) => x.kind)).toEqual(["missing_phrase", "too_short"]);
+    expect(f.map((x) => x.kind)).toEqual(["missing_phrase", "too_short", "unfinished"]);
     expect(describeFailure(f[0])).toContain('"alpha"');
     const t = checkTitles({ titles: ["A", "a", " "], headings: ["x"] }, { numTitles: 2, numHeadings: 2 });
     expect(t.map((x) => x.kind).sort()).toEqual(["duplicate_title", "empty_title", "heading_count", "title_count"]);

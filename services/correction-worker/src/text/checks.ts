@@ -15,13 +15,34 @@ export function lengthBounds(desiredLength: number): { min: number; max: number 
   };
 }
 
+/** Sentence-final punctuation of the scripts we write in, then any closing quotes or brackets. */
+const SENTENCE_END = /[.!?。！？｡‼⁇⁈⁉؟۔।॥።]["'”’“‘»«›‹」』）)\]】〕〉》\s]*$/u;
+/** An ellipsis trails off or marks a cut: not a finished sentence. */
+const TRAILING_OFF = /(?:\.\.|…)["'”’“‘»«›‹」』）)\]】〕〉》\s]*$/u;
+/** Full stops of scripts without spaces stand anywhere; Latin-style ones before a space or the end. */
+const SENTENCE_PUNCT = /[。！？｡]|[.!?؟۔।॥።]["'”’“‘»«›‹」』）)\]】〕〉》]*(?:\s|$)/u;
+
+/** Whether `s` ends with sentence punctuation (closing quotes and brackets after it allowed), not "…". */
+export function endsSentence(s: string): boolean {
+  return SENTENCE_END.test(s) && !TRAILING_OFF.test(s);
+}
+
+/**
+ * Whether a text ends its sentences with punctuation at all: Thai (spaces between sentences) and raw
+ * transcripts may not, and then a summary cannot be asked to.
+ */
+export function usesSentencePunctuation(text: string): boolean {
+  return SENTENCE_PUNCT.test(text);
+}
+
 export type SummaryFailure =
   | { kind: "missing_phrase"; phrase: string }
+  | { kind: "unfinished"; ending: string }
   | { kind: "too_short" | "too_long"; length: number; min: number; max: number; desired: number };
 
 export function checkSummary(
   summary: string,
-  input: { requiredPhrases: readonly string[]; desiredLength: number },
+  input: { requiredPhrases: readonly string[]; desiredLength: number; text?: string },
 ): SummaryFailure[] {
   const failures: SummaryFailure[] = [];
   for (const phrase of nonEmptyPhrases(input.requiredPhrases)) {
@@ -31,6 +52,11 @@ export function checkSummary(
   const { min, max } = lengthBounds(input.desiredLength);
   if (length < min) failures.push({ kind: "too_short", length, min, max, desired: input.desiredLength });
   if (length > max) failures.push({ kind: "too_long", length, min, max, desired: input.desiredLength });
+  // A summary ends on a finished sentence (not "…in new free programs,"), when the text has sentences.
+  const trimmed = summary.trimEnd();
+  if (trimmed && (input.text === undefined || usesSentencePunctuation(input.text)) && !endsSentence(trimmed)) {
+    failures.push({ kind: "unfinished", ending: [...trimmed].slice(-30).join("") });
+  }
   return failures;
 }
 
@@ -68,6 +94,8 @@ export function describeFailure(f: SummaryFailure | TitlesFailure): string {
   switch (f.kind) {
     case "missing_phrase":
       return `The summary does not contain the required phrase "${f.phrase}" verbatim.`;
+    case "unfinished":
+      return `The summary ends mid-sentence ("…${f.ending}"). It must end with a complete sentence and its final punctuation.`;
     case "too_short":
       return `The summary has ${f.length} characters; it must have between ${f.min} and ${f.max} (target ${f.desired}). Make it longer.`;
     case "too_long":

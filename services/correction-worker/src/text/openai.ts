@@ -1,7 +1,7 @@
 /**
  * The model engine: chat completions through the `openai` SDK (any compatible server via
  * OPENAI_BASE_URL), answering in structured JSON. Every answer is checked (required phrases present
- * verbatim, length within ±10%, exact and distinct counts); a failing answer is sent back with the
+ * verbatim, length within ±10%, a finished last sentence, exact and distinct counts); a failing answer is sent back with the
  * failures named and regenerated, at most TEXT_MAX_ATTEMPTS times in all.
  */
 import { AppError, charCount, headingBlocks, nonEmptyPhrases, textLines } from "@kikitori/shared";
@@ -79,6 +79,7 @@ export class OpenAiTextEngine implements TextEngine {
           `2. Include each of these required phrases verbatim, exactly as written (same characters, same case):`,
           ...phrases.map((p) => `   - ${JSON.stringify(p)}`),
           `3. Write the summary in ${language}.`,
+          `4. End on a complete sentence with its final punctuation (never on a comma, a cut word or "…").`,
           ``,
           `Text:`,
           `<<<`,

@@ -3,7 +3,9 @@
  * required phrases are taken first, then the best-ranked others until the desired length is reached,
  * and the result is put together in the text's order. The length is a hard check: the result lands
  * within ±10% of the desired length in characters (trimmed or extended by whole sentences, then by
- * words, and by characters only as a last resort, never inside a required phrase).
+ * words, and by characters only as a last resort, never inside a required phrase). The summary always
+ * ends on a sentence boundary: its last piece is a whole sentence of the text (never a clause of a long
+ * sentence, a cut sentence or a heading line), see finishOnSentence.
  */
 import { charCount, nonEmptyPhrases } from "@kikitori/shared";
 import {
@@ -14,7 +16,7 @@ import {
   tokenize,
   wordBoundaries,
 } from "@kikitori/shared/language";
-import { lengthBounds } from "./checks.ts";
+import { endsSentence, lengthBounds, usesSentencePunctuation } from "./checks.ts";
 import { findSpeakerLabels } from "./labels.ts";
 import { textRank } from "./rank.ts";
 import { wovenSentence } from "./weave.ts";
@@ -61,6 +63,10 @@ class Summarizer {
   private readonly lo: number;
   private readonly hi: number;
   private items: Item[] = [];
+  /** Source offsets where a whole sentence ends (before long sentences are cut into clauses). */
+  private readonly sentenceEnds: Set<number>;
+  /** Whether the text ends its sentences with punctuation (Thai and raw transcripts may not). */
+  private readonly punctuated: boolean;
   /** Speaker labels by the offset of the line they start. */
   private readonly labels: Map<number, { end: number; text: string; name: string }>;
 
@@ -70,6 +76,8 @@ class Summarizer {
     this.joiner = sentenceJoiner(this.lang);
     this.sentences = splitSentences(req.text, this.lang);
     this.lengths = this.sentences.map((s) => charCount(s.text));
+    this.sentenceEnds = new Set(splitSentences(req.text, this.lang, Number.MAX_SAFE_INTEGER).map((s) => s.end));
+    this.punctuated = usesSentencePunctuation(req.text);
     this.labels = findSpeakerLabels(req.text);
     const terms = this.sentences.map((s) => {
       // Speaker labels ("Interviewer:", "佐藤：") repeat on every line: they say nothing about content.
@@ -100,7 +108,133 @@ class Summarizer {
     this.placeRequiredPhrases();
     if (this.estimate() > this.hi) this.shrinkForcedToSnippets();
     this.fillGreedily();
-    return this.fitExactly();
+    return this.finishOnSentence(this.fitExactly());
+  }
+
+  // ---- the ending -----------------------------------------------------------------------------
+
+  /** The piece the summary ends with: the last phrase sentence, else the last range in text order. */
+  private lastPiece(): Item | undefined {
+    const own = this.items.filter((it) => it.own);
+    if (own.length) return own[own.length - 1];
+    return this.items.filter((it) => !it.own).sort((a, b) => b.end - a.end)[0];
+  }
+
+  /** A whole sentence of the text ends at `end` (and with punctuation, when the text uses it). */
+  private isSentenceEnd(end: number): boolean {
+    if (!this.sentenceEnds.has(end)) return false;
+    return !this.punctuated || endsSentence(this.text.slice(Math.max(0, end - 8), end));
+  }
+
+  private endsWell(out: string): boolean {
+    const last = this.lastPiece();
+    if (!last) return true;
+    if (last.own) return !this.punctuated || endsSentence(out);
+    return !last.cutEnd && this.isSentenceEnd(last.end) && (!this.punctuated || endsSentence(out));
+  }
+
+  private fits(out: string): boolean {
+    const len = charCount(out);
+    return len >= this.lo && len <= this.hi;
+  }
+
+  /**
+   * Makes the summary end on a whole sentence while keeping the length: the last piece is completed to
+   * its sentence's end, or dropped, or followed by a later whole sentence, the weakest other optional
+   * pieces making room. Only when no such choice fits (a text of one giant sentence) is the last piece
+   * closed with a full stop after its last complete clause.
+   */
+  private finishOnSentence(out: string): string {
+    if (this.endsWell(out) || this.items.length === 0) return out;
+    for (let round = 0; round < 8; round++) {
+      const next = this.repairEnding();
+      if (!next) break;
+      this.items = next;
+      const composed = this.compose();
+      if (this.endsWell(composed) && this.fits(composed)) return composed;
+      out = composed;
+    }
+    return this.closeLast(this.fits(out) ? out : this.fitExactly());
+  }
+
+  /** The first of the candidate item lists that ends well and fits; else one that ends better. */
+  private repairEnding(): Item[] | null {
+    const saved = this.items;
+    const last = this.lastPiece();
+    if (!last || last.own) return null;
+    const others = saved.filter((it) => it !== last);
+    const candidates: Item[][] = [];
+    // 1. The last piece completed to the end of its sentence (a clause of a long one, or a cut one).
+    const end = this.wholeEnd(last.end);
+    if (end !== null) {
+      const completed = { ...last, end, cutEnd: false };
+      candidates.push([...others, completed]);
+      candidates.push(...this.makeRoom([...others, completed], completed));
+    }
+    // 2. The last piece dropped (when optional).
+    if (!last.forced) candidates.push(others);
+    // 3. A later whole sentence after the last piece (or instead of it, when optional).
+    for (const i of this.byScore()) {
+      const s = this.sentences[i];
+      if (s.start < last.end || this.isUsed(i) || !this.isSentenceEnd(s.end) || this.sentenceAt(s.start) !== i)
+        continue;
+      const added = this.sentenceItem(i, false);
+      candidates.push([...saved, added]);
+      if (!last.forced) candidates.push([...others, added]);
+      candidates.push(...this.makeRoom([...saved, added], added));
+      if (candidates.length > 60) break;
+    }
+    let fallback: Item[] | null = null;
+    for (const c of candidates) {
+      this.items = c;
+      const out = this.compose();
+      if (this.endsWell(out) && this.fits(out)) {
+        this.items = saved;
+        return c;
+      }
+      // Ending well but a little out of length: the next round may fix the rest.
+      if (!fallback && this.endsWell(out) && charCount(out) <= this.hi) fallback = c;
+    }
+    this.items = saved;
+    return fallback;
+  }
+
+  /** The list with the weakest optional pieces other than `keep` dropped until it is no longer too long. */
+  private makeRoom(items: Item[], keep: Item): Item[][] {
+    const out: Item[][] = [];
+    let list = items;
+    const optional = items.filter((it) => !it.forced && it !== keep).sort((a, b) => a.score - b.score);
+    for (const drop of optional) {
+      list = list.filter((it) => it !== drop);
+      out.push(list);
+      this.items = list;
+      if (charCount(this.compose()) <= this.hi) break;
+    }
+    return out;
+  }
+
+  /** The source offset where the whole sentence holding offset `end` ends, or null if it is not one. */
+  private wholeEnd(end: number): number | null {
+    let best: number | null = null;
+    for (const e of this.sentenceEnds) if (e >= end && (best === null || e < best)) best = e;
+    return best !== null && best !== end && this.isSentenceEnd(best) ? best : null;
+  }
+
+  /**
+   * Last resort (one long sentence, no room to complete it): the last piece ends after its last
+   * complete clause, closed with the language's full stop, instead of a comma or a cut word.
+   */
+  private closeLast(out: string): string {
+    if (this.endsWell(out)) return out;
+    const stop = /^(?:ja|zh)$/u.test(this.lang) ? "。" : this.lang === "hi" ? "।" : ".";
+    const trimmed = out.replace(/[\s,;:、，；：—–…-]+$/u, "");
+    const clause = trimmed.replace(/[,;:、，；：][^,;:、，；：]*$/u, "");
+    for (const candidate of [clause, trimmed]) {
+      const closed = `${candidate}${stop}`;
+      if (candidate && this.fits(closed) && this.phrases.every((p) => closed.includes(p))) return closed;
+    }
+    const closed = `${trimmed}${stop}`;
+    return this.phrases.every((p) => closed.includes(p)) ? closed : out;
   }
 
   // ---- required phrases -------------------------------------------------------------------
@@ -199,7 +333,7 @@ class Summarizer {
     let pad = Math.floor(spare / Math.max(1, 2 * occurrences.length));
     for (let attempt = 0; attempt < 8; attempt++) {
       this.items = [...own, ...occurrences.map((o) => this.snippet(o, pad))];
-      if (this.estimate() <= this.hi || pad === 0) break;
+      if (charCount(this.compose()) <= this.hi || pad === 0) break;
       pad = Math.floor(pad / 2);
     }
   }
@@ -348,20 +482,26 @@ class Summarizer {
     const room = this.hi - len;
     const need = this.lo - len;
     const order = this.byScore().filter((i) => !this.isUsed(i));
+    // A sentence from the middle of a speaker's turn brings the speaker's name along: measure for real.
+    const fitsWith = (item: Item) => {
+      this.items.push(item);
+      if (charCount(this.compose()) <= this.hi) return true;
+      this.items.pop();
+      return false;
+    };
+    let tries = 0;
     for (const i of order) {
       if (this.lengths[i] + 1 <= room) {
-        this.items.push(this.sentenceItem(i, false));
-        return true;
+        if (fitsWith(this.sentenceItem(i, false))) return true;
+        if (++tries > 40) break;
       }
     }
     for (const i of order) {
       if (this.lengths[i] >= need) {
         const want = Math.min(room - 1, Math.max(need + 1, this.target - len - 1));
         const cut = this.cutSentence(i, want);
-        if (cut) {
-          this.items.push(cut);
-          return true;
-        }
+        if (cut && fitsWith(cut)) return true;
+        if (++tries > 80) break;
       }
     }
     return false;
