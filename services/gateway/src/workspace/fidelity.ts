@@ -9,13 +9,17 @@ import { Semaphore } from "../routes/upload-guards.ts";
 
 export const FIDELITY_TIMEOUT_MS = 30_000;
 const KEPT = 200;
-const WORKER = new URL("./fidelity-worker.mjs", import.meta.url);
+// From TypeScript, the .mjs entry that loads the worker through tsx; compiled (the image's esbuild
+// bundles, scripts/build-services.mjs), the worker's own bundle beside the gateway's.
+const WORKER = new URL(
+  import.meta.url.endsWith(".js") ? "./fidelity-worker.js" : "./fidelity-worker.mjs",
+  import.meta.url,
+);
 
 type Args = { raw: string; corrected: string | null; options: Parameters<typeof fidelityReport>[2] };
 
 function inThread(args: Args, timeoutMs: number): Promise<FidelityReport> {
   return new Promise((resolve, reject) => {
-    // The entry (.mjs) loads TypeScript through tsx, as the services run.
     const worker = new Worker(WORKER, { workerData: args });
     let settled = false;
     const done = (fn: () => void) => {

@@ -3,6 +3,20 @@ import { fileURLToPath } from "node:url";
 
 type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
+/** Compiled to JavaScript (the images' esbuild bundles, scripts/build-services.mjs) rather than run as TypeScript. */
+const COMPILED = import.meta.url.endsWith(".js");
+
+/**
+ * A forked child's module by its base name: `<name>.ts` beside `base` when run as TypeScript (tsx, jest),
+ * `<name>.js` beside the bundle when compiled (each child is its own bundle in the same directory).
+ */
+export function childModule(name: string, base: string): URL {
+  return new URL(`./${name}${COMPILED ? ".js" : ".ts"}`, base);
+}
+
+/** Node flags of a forked child: the tsx loader for TypeScript, none for compiled JavaScript. */
+export const CHILD_EXEC_ARGV: readonly string[] = COMPILED ? [] : ["--import", "tsx"];
+
 /**
  * Runs one request in a forked TypeScript child (`serveOnce` on the other side) and resolves with its
  * answer. The child is SIGKILLed when `signal` aborts (the promise then rejects with the signal's
@@ -12,7 +26,7 @@ export function runChild<T>(file: URL, input: unknown, signal?: AbortSignal): Pr
   signal?.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
     const child = fork(fileURLToPath(file), [], {
-      execArgv: ["--import", "tsx"],
+      execArgv: [...CHILD_EXEC_ARGV],
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "advanced",
     });

@@ -1,5 +1,5 @@
 import type { SpeechSpan } from "../vad.ts";
-import { runChild } from "./child.ts";
+import { childModule, runChild } from "./child.ts";
 import { bicClusters, refineByLikelihood } from "./cluster.ts";
 import { type Piece, RATE, speechPieces } from "./features.ts";
 import {
@@ -10,7 +10,7 @@ import {
   type SpeakerSpan,
 } from "./port.ts";
 
-const CHILD = new URL("./classic-child.ts", import.meta.url);
+const CHILD = childModule("classic-child", import.meta.url);
 
 /**
  * Speaker spans from labelled pieces: each piece keeps its speaker, the first and last pieces of a

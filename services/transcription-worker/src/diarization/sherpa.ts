@@ -1,9 +1,9 @@
 import type { SpeechSpan } from "../vad.ts";
-import { runChild } from "./child.ts";
+import { childModule, runChild } from "./child.ts";
 import { SHERPA_ENGINE_NAME, type SherpaModelPaths } from "./models.ts";
 import { type DiarizationEngine, type DiarizeOptions, normalizeSpeakerSpans, type SpeakerSpan } from "./port.ts";
 
-const CHILD = new URL("./sherpa-child.ts", import.meta.url);
+const CHILD = childModule("sherpa-child", import.meta.url);
 
 /** Clustering threshold when the speaker count is not given (sherpa-onnx's example value). */
 const THRESHOLD = 0.5;

@@ -1,11 +1,11 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { AppError } from "@kikitori/shared";
+import { CHILD_EXEC_ARGV, childModule } from "../diarization/child.ts";
 import type { EngineResult, TranscribeOptions, TranscriptionEngine } from "./port.ts";
 
-const CHILD = path.join(import.meta.dirname, "whisper-child.ts");
+const CHILD = childModule("whisper-child", import.meta.url);
 
 export interface WhisperEngineOptions {
   /** ggml model file (checked against its SHA-1 by the model manager before it gets here). */
@@ -51,7 +51,7 @@ class WhisperProcess {
 
   private start(): Promise<void> {
     const child = fork(CHILD, [], {
-      execArgv: ["--import", "tsx"],
+      execArgv: [...CHILD_EXEC_ARGV],
       env: {
         ...process.env,
         WHISPER_CHILD_MODEL: this.opts.modelPath,
