@@ -34,11 +34,26 @@ export function applyDocumentLanguage(lng: string): void {
 
 i18n.on("languageChanged", applyDocumentLanguage);
 
+/**
+ * The language of the address's /{lang} prefix, when it has a known one. It wins over the remembered
+ * language from the start: otherwise the detector would begin loading the last language used (say
+ * Arabic) while the route asks for English, and the two loads could finish in either order.
+ */
+function prefixLanguage(): Language | undefined {
+  try {
+    const first = window.location.pathname.split("/").find(Boolean);
+    return isSupportedLanguage(first) ? first : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 void i18n
   .use(lazyLocales)
   .use(LanguageDetector)
   .use(initReactI18next)
   .init({
+    lng: prefixLanguage(),
     resources: { en: { translation: en } },
     partialBundledLanguages: true,
     supportedLngs: [...SUPPORTED_LANGUAGES],
@@ -66,7 +81,9 @@ void i18n
 
 /** Switches the interface language (called for the URL's /{lang} prefix). */
 export async function setLanguage(lang: Language): Promise<void> {
-  if (i18n.language !== lang) await i18n.changeLanguage(lang);
+  if (i18n.language !== lang || i18n.resolvedLanguage !== lang || !i18n.hasResourceBundle(lang, "translation")) {
+    await i18n.changeLanguage(lang);
+  }
   applyDocumentLanguage(lang);
 }
 

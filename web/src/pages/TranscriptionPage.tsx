@@ -46,9 +46,8 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
 
   const [file, setFile] = useState<File | null>(null);
   const [values, setValues] = useState<UploadFormValues>(INITIAL_UPLOAD_FORM);
-  const [audioLanguage, setAudioLanguage] = useAudioLanguageChoice(lang);
-
   const speech = useSpeechStatus();
+  const [audioLanguage, setAudioLanguage] = useAudioLanguageChoice(lang, speech);
   const usage = useUsage(uid ?? undefined);
 
   const setValue = <K extends keyof UploadFormValues>(key: K, value: UploadFormValues[K]) =>

@@ -8,7 +8,12 @@ import {
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLang } from "../routing/useLang.ts";
-import { audioLanguageOptions, audioLanguageStore, defaultAudioLanguage } from "./audioLanguage.ts";
+import {
+  audioLanguageOptions,
+  audioLanguageStore,
+  defaultAudioLanguage,
+  groupAudioLanguageOptions,
+} from "./audioLanguage.ts";
 
 function localStore(): Storage | null {
   try {
@@ -20,9 +25,13 @@ function localStore(): Storage | null {
 
 /**
  * The audio language of the next upload: the user's last pick (kept in localStorage for later uploads),
- * else the interface language, which it follows until the user picks one.
+ * else the interface language, which it follows until the user picks one; never one the speech engine
+ * in use cannot take ("Detect automatically" then).
  */
-export function useAudioLanguageChoice(uiLang: string): [AudioLanguage, (value: string) => void] {
+export function useAudioLanguageChoice(
+  uiLang: string,
+  status?: SpeechStatus,
+): [AudioLanguage, (value: string) => void] {
   const store = useMemo(() => audioLanguageStore(localStore()), []);
   const [picked, setPicked] = useState<AudioLanguage | null>(() => store.get());
   const choose = useCallback(
@@ -34,13 +43,14 @@ export function useAudioLanguageChoice(uiLang: string): [AudioLanguage, (value: 
     },
     [store],
   );
-  return [defaultAudioLanguage(uiLang, picked), choose];
+  return [defaultAudioLanguage(uiLang, picked, status), choose];
 }
 
 /**
- * The audio language selector: "Detect automatically", then the Whisper languages named and sorted in
- * the interface language. Languages the speech engine in use cannot take are disabled; when the chosen
- * one is among them, the field says why (the upload is blocked with the same text).
+ * The audio language selector: "Detect automatically", then the Whisper languages the speech engine in
+ * use can take, named and sorted in the interface language; the others come last, disabled, in a group
+ * "More languages (not installed on this server)". When the chosen one cannot be taken, the field says
+ * why (the upload is blocked with the same text).
  */
 export function AudioLanguageSelect({
   value,
@@ -55,7 +65,10 @@ export function AudioLanguageSelect({
 }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const options = useMemo(() => audioLanguageOptions(lang, status), [lang, status]);
+  const { available, more } = useMemo(
+    () => groupAudioLanguageOptions(audioLanguageOptions(lang, status)),
+    [lang, status],
+  );
   const refused = speechRefuses(status, value);
   return (
     <div className="field">
@@ -71,11 +84,20 @@ export function AudioLanguageSelect({
         aria-invalid={refused || undefined}
       >
         <option value={AUTO_LANGUAGE}>{t("transcription.audioLanguageAuto")}</option>
-        {options.map((o) => (
-          <option key={o.code} value={o.code} disabled={o.unavailable}>
-            {o.unavailable ? t("transcription.audioLanguageUnavailable", { language: o.label }) : o.label}
+        {available.map((o) => (
+          <option key={o.code} value={o.code}>
+            {o.label}
           </option>
         ))}
+        {more.length ? (
+          <optgroup label={t("transcription.audioLanguageMore")} data-testid="tx-language-more">
+            {more.map((o) => (
+              <option key={o.code} value={o.code} disabled>
+                {o.label}
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
       </select>
       <p className="hint" id="tx-language-hint">
         {t("transcription.audioLanguageHint")}

@@ -103,10 +103,35 @@ export function audioLanguageOptions(uiLang: string, status?: SpeechStatus | nul
 
 /**
  * The choice the selector starts with: the remembered one when it is still a language Whisper knows,
- * else the interface language (every interface language is a Whisper code), else "auto".
+ * else the interface language (every interface language is a Whisper code), else "auto". A language
+ * the speech engine in use cannot take is never the default: then it is "Detect automatically", so a
+ * page opened in an interface language the server has no engine for shows no error.
  */
-export function defaultAudioLanguage(uiLang: string, stored: string | null | undefined): AudioLanguage {
-  return parseAudioLanguage(stored) ?? parseAudioLanguage(uiLang) ?? AUTO_LANGUAGE;
+export function defaultAudioLanguage(
+  uiLang: string,
+  stored: string | null | undefined,
+  status?: SpeechStatus | null,
+): AudioLanguage {
+  const usable = (l: AudioLanguage | null): l is AudioLanguage => !!l && !(status && speechRefuses(status, l));
+  const picked = parseAudioLanguage(stored);
+  if (usable(picked)) return picked;
+  const interfaceLanguage = parseAudioLanguage(uiLang);
+  if (usable(interfaceLanguage)) return interfaceLanguage;
+  return AUTO_LANGUAGE;
+}
+
+/**
+ * The selector's options in two groups: the languages the engine in use can take (shown first), and
+ * the rest (behind "More languages (not installed on this server)", disabled).
+ */
+export function groupAudioLanguageOptions(options: readonly AudioLanguageOption[]): {
+  available: AudioLanguageOption[];
+  more: AudioLanguageOption[];
+} {
+  return {
+    available: options.filter((o) => !o.unavailable),
+    more: options.filter((o) => o.unavailable),
+  };
 }
 
 /** The remembered choice (localStorage), tolerant of a storage that throws. */

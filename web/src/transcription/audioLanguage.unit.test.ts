@@ -5,6 +5,7 @@ import {
   audioLanguageOptions,
   audioLanguageStore,
   defaultAudioLanguage,
+  groupAudioLanguageOptions,
   languageName,
   menuName,
 } from "./audioLanguage.ts";
@@ -60,6 +61,13 @@ describe("audioLanguageOptions", () => {
     expect(opts.filter((o) => !o.unavailable).map((o) => o.code)).toEqual(["en"]);
     expect(audioLanguageOptions("en", SPEECH_STATUS_UNKNOWN).every((o) => !o.unavailable)).toBe(true);
   });
+
+  it("puts the languages the engine takes first and the rest in the 'more' group", () => {
+    const { available, more } = groupAudioLanguageOptions(audioLanguageOptions("ja", englishOnly));
+    expect(available.map((o) => o.code)).toEqual(["en"]);
+    expect(more).toHaveLength(WHISPER_LANGUAGES.length - 1);
+    expect(more.every((o) => o.unavailable)).toBe(true);
+  });
 });
 
 describe("the default audio language", () => {
@@ -69,6 +77,14 @@ describe("the default audio language", () => {
     expect(defaultAudioLanguage("de", "auto")).toBe("auto");
     expect(defaultAudioLanguage("de", "klingon")).toBe("de");
     expect(defaultAudioLanguage("xx", null)).toBe("auto");
+  });
+
+  it("is never a language the engine in use cannot take: then Detect automatically", () => {
+    expect(defaultAudioLanguage("ja", null, englishOnly)).toBe("auto");
+    expect(defaultAudioLanguage("ar", "ar", englishOnly)).toBe("auto");
+    expect(defaultAudioLanguage("ja", "en", englishOnly)).toBe("en");
+    expect(defaultAudioLanguage("en", null, englishOnly)).toBe("en");
+    expect(defaultAudioLanguage("ja", null, SPEECH_STATUS_UNKNOWN)).toBe("ja");
   });
 
   it("every interface language is a Whisper language (tl is Tagalog/Filipino)", () => {
