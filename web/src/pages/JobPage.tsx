@@ -1,6 +1,6 @@
 import type { ProgressEvent, SegmentsEvent, TranscriptionSnapshot } from "@kikitori/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useReducer } from "react";
+import { useCallback, useEffect, useReducer, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useParams } from "react-router";
 import { isApiError } from "../api/errors.ts";
@@ -13,7 +13,9 @@ import { getSnapshot } from "../transcription/api.ts";
 import { LiveTranscript } from "../transcription/LiveTranscript.tsx";
 import { ProgressBar } from "../transcription/ProgressBar.tsx";
 import { effectsOf, initialTranscriptionState, transcriptionReducer } from "../transcription/progress.ts";
+import { SpeechNotice } from "../transcription/SpeechNotice.tsx";
 import { useProgressSocket } from "../transcription/useProgressSocket.ts";
+import { useSpeechStatus } from "../transcription/useSpeechStatus.ts";
 import { JobWorkspace } from "../workspace/JobWorkspace.tsx";
 
 export const jobKey = (jobId: string) => ["job", jobId] as const;
@@ -36,6 +38,8 @@ function JobScreen({ uid, jobId }: { uid: string; jobId: string }) {
   const lang = useLang();
   const queryClient = useQueryClient();
   const job = useQuery({ queryKey: jobKey(jobId), queryFn: ({ signal }) => getSnapshot(jobId, signal) });
+  // When "Try again" was last pressed here: a job that fails once more says so, with the time.
+  const [retriedAt, setRetriedAt] = useState<Date | null>(null);
 
   const back = (
     <p className="ws-back">
@@ -79,7 +83,11 @@ function JobScreen({ uid, jobId }: { uid: string; jobId: string }) {
           // A new run of the job (retry) or a reload starts the editor afresh.
           key={`${snapshot.status}:${snapshot.createdAt}`}
           snapshot={snapshot}
-          onFailedRetry={refresh}
+          onFailedRetry={() => {
+            setRetriedAt(new Date());
+            refresh();
+          }}
+          retriedAt={retriedAt}
           onReplaced={(s) => queryClient.setQueryData(jobKey(jobId), s)}
         />
       ) : (
@@ -101,6 +109,7 @@ function RunningJob({
 }) {
   const { t } = useTranslation();
   const [state, dispatch] = useReducer(transcriptionReducer, initialTranscriptionState);
+  const speech = useSpeechStatus();
   useEffect(() => dispatch({ type: "snapshot", snapshot }), [snapshot]);
 
   const onEvent = useCallback(
@@ -126,6 +135,7 @@ function RunningJob({
       <h1 className="ws-title-static" data-testid="page-title" dir="auto">
         {snapshot.title}
       </h1>
+      <SpeechNotice status={speech} />
       <div className="card" data-testid="ws-running">
         <ProgressBar phase={state.phase} value={state.progress} audio={state.audio} />
         <h2 id="ws-live-title">{t("transcription.transcriptTitle")}</h2>

@@ -7,10 +7,13 @@ export function AudioPlayer({
   url,
   expired,
   onExpired,
+  audioRef,
 }: {
   url: string | null;
   expired: boolean;
   onExpired: () => void;
+  /** The <audio> element's ref callback (the timed transcript seeks and plays through it). */
+  audioRef?: (el: HTMLAudioElement | null) => void;
 }) {
   const { t } = useTranslation();
   const source = useAudioSource(expired ? null : url);
@@ -42,6 +45,7 @@ export function AudioPlayer({
   return (
     // biome-ignore lint/a11y/useMediaCaption: an interview recording has no caption track; the transcript is the text alternative
     <audio
+      ref={audioRef}
       className="tx-audio"
       data-testid="tx-audio"
       controls

@@ -1,11 +1,13 @@
 import type { TranscriptionSnapshot } from "@kikitori/shared";
-import { useRef } from "react";
+import { type RefObject, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useReveal } from "../components/useReveal.ts";
 import { formatAmount } from "../plan/format.ts";
 import { jobPath } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { SegmentList } from "../workspace/SegmentList.tsx";
+import { usePlayer } from "../workspace/usePlayer.ts";
 import { AudioPlayer } from "./AudioPlayer.tsx";
 import { ExportMenu } from "./ExportMenu.tsx";
 import { formatSeconds } from "./form.ts";
@@ -17,7 +19,12 @@ import { SpeakersPanel } from "./SpeakersPanel.tsx";
 import { SpeechMeta } from "./SpeechMeta.tsx";
 import { TextOutput } from "./TextOutput.tsx";
 
-/** The result area: audio playback, transcript, corrected interview, times and character count. */
+/**
+ * The result area: audio playback, transcript, corrected interview, times and character count. While
+ * transcribing, the live text grows; once transcribed, the transcript is the job page's timed list
+ * (times, speakers, Enter on a time plays from there). When processing ends, the focus moves to the
+ * result's heading (the form's button it was on is disabled while the job runs).
+ */
 export function ResultPanel({
   state,
   onAudioExpired,
@@ -33,19 +40,31 @@ export function ResultPanel({
   const { t } = useTranslation();
   const lang = useLang();
   const seconds = (v: number) => formatSeconds(v, lang);
+  const segmentTexts = useMemo(() => state.segments.map((s) => s.text), [state.segments]);
+  const segmentSpeakers = useMemo(() => state.segments.map((s) => s.speaker), [state.segments]);
   // When the transcript arrives, the result comes into view (it is below the form, often off screen).
   const ref = useRef<HTMLElement>(null);
   useReveal(ref, state.transcription !== null ? (state.jobId ?? "result") : null);
+  const player = usePlayer(true, { keys: false });
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenDone(heading, state.processing);
 
   return (
     <section ref={ref} className="card tx-result" aria-labelledby="tx-result-title" data-testid="tx-result">
-      <h2 id="tx-result-title">{t("transcription.resultTitle")}</h2>
+      <h2 id="tx-result-title" ref={heading} tabIndex={-1} data-testid="tx-result-title">
+        {t("transcription.resultTitle")}
+      </h2>
       {state.phase === "failed" && state.jobId && onRetry ? <RetryButton onRetry={onRetry} /> : null}
 
       {state.audioFileUrl || state.audioExpired ? (
         <div className="tx-audio-block">
           <h3>{t("transcription.audioTitle")}</h3>
-          <AudioPlayer url={state.audioFileUrl} expired={state.audioExpired} onExpired={onAudioExpired} />
+          <AudioPlayer
+            url={state.audioFileUrl}
+            expired={state.audioExpired}
+            onExpired={onAudioExpired}
+            audioRef={player.attach}
+          />
         </div>
       ) : null}
 
@@ -57,9 +76,31 @@ export function ResultPanel({
         copyTestId="tx-copy-transcript"
         copyLabel={t("transcription.copyTranscript")}
         renderPending={
-          // While transcribing, the text grows chunk by chunk; once complete, the full transcript replaces it.
+          // While transcribing, the text grows chunk by chunk; once complete, the timed list replaces it.
           state.segments.length > 0
             ? (headingId) => <LiveTranscript segments={state.segments} labelledBy={headingId} />
+            : undefined
+        }
+        renderText={
+          state.segments.length > 0
+            ? () => (
+                <div className="tx-segments" data-testid="tx-transcript">
+                  <SegmentList
+                    segments={state.segments}
+                    texts={segmentTexts}
+                    who={segmentSpeakers}
+                    speakers={state.speakers}
+                    time={player.time}
+                    canSeek={player.ready}
+                    editable={false}
+                    plainText
+                    onSeek={player.seek}
+                    onPlay={player.play}
+                    onEdit={noop}
+                    onSpeaker={noop}
+                  />
+                </div>
+              )
             : undefined
         }
       >
@@ -113,4 +154,26 @@ export function ResultPanel({
       ) : null}
     </section>
   );
+}
+
+const noop = () => {};
+
+/**
+ * Moves the focus to `target` when processing ends (running → not running), unless the user has put it
+ * somewhere else meanwhile: only from nowhere (the body), from a disabled control, or from the form.
+ */
+function useFocusWhenDone(target: RefObject<HTMLElement | null>, processing: boolean) {
+  const was = useRef(processing);
+  useEffect(() => {
+    const ended = was.current && !processing;
+    was.current = processing;
+    if (!ended || !target.current) return;
+    const active = document.activeElement as HTMLElement | null;
+    const lost =
+      !active ||
+      active === document.body ||
+      (active as HTMLButtonElement).disabled === true ||
+      !!active.closest(".tx-form");
+    if (lost) target.current.focus();
+  }, [processing, target]);
 }

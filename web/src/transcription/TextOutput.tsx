@@ -13,6 +13,7 @@ export function TextOutput({
   copyTestId,
   copyLabel,
   renderPending,
+  renderText,
   children,
 }: {
   title: string;
@@ -20,6 +21,8 @@ export function TextOutput({
   waiting: string;
   /** What stands in for the text until it is there (default: the `waiting` line); gets the heading's id. */
   renderPending?: (headingId: string) => ReactNode;
+  /** What shows the text once it is there (default: a read-only text field); gets the heading's id. */
+  renderText?: (headingId: string) => ReactNode;
   testId: string;
   copyTestId: string;
   copyLabel: string;
@@ -66,6 +69,8 @@ export function TextOutput({
       </div>
       {text === null ? (
         (renderPending?.(id) ?? <p className="tx-waiting muted">{waiting}</p>)
+      ) : renderText ? (
+        renderText(id)
       ) : (
         // The text in its own direction (an English transcript stays left-to-right in the Arabic interface).
         <textarea

@@ -9,6 +9,8 @@ import { ExportMenu } from "../transcription/ExportMenu.tsx";
 import { OnwardLinks } from "../transcription/OnwardLinks.tsx";
 import { SpeakersPanel } from "../transcription/SpeakersPanel.tsx";
 import { useAudioSource } from "../transcription/useAudioSource.ts";
+import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
+import { DeleteJob } from "./DeleteJob.tsx";
 import { FailedNotice } from "./FailedNotice.tsx";
 import { FidelityPanel } from "./FidelityPanel.tsx";
 import { formatDateTime } from "./format.ts";
@@ -26,15 +28,19 @@ import { VersionsPanel } from "./VersionsPanel.tsx";
 export function JobWorkspace({
   snapshot: initial,
   onFailedRetry,
+  retriedAt = null,
   onReplaced,
 }: {
   snapshot: TranscriptionSnapshot;
   onFailedRetry: () => void;
+  /** When the user last tried a failed job again on this page (it failed again if it is failed now). */
+  retriedAt?: Date | null;
   /** The server's snapshot after a save, rename or restore (kept as the page's query data). */
   onReplaced: (s: TranscriptionSnapshot) => void;
 }) {
   const { t } = useTranslation();
   const lang = useLang();
+  const shownName = useSpeakerName();
   const [snap, setSnap] = useState(initial);
   const saved = (s: TranscriptionSnapshot) => {
     setSnap(s);
@@ -75,12 +81,16 @@ export function JobWorkspace({
           onChange={(e) => editor.setTitle(e.target.value)}
           onBlur={() => void editor.save()}
         />
-        <SaveStatus
-          state={editor.state}
-          error={editor.error}
-          onReload={() => void loadLatest()}
-          onRetry={() => void editor.save()}
-        />
+        {/* A failed job cannot be edited: its failure is shown below, not "All changes saved". */}
+        {snap.status === "failed" ? null : (
+          <SaveStatus
+            state={editor.state}
+            error={editor.error}
+            onReload={() => void loadLatest()}
+            onRetry={() => void editor.save()}
+          />
+        )}
+        <DeleteJob jobId={snap.jobId} />
       </div>
       <p className="ws-meta muted">
         <time dateTime={snap.createdAt}>{formatDateTime(snap.createdAt, lang)}</time>
@@ -95,12 +105,14 @@ export function JobWorkspace({
           </span>
         ) : null}
         {snap.speakers.length ? (
-          <span data-testid="ws-speaker-names">{snap.speakers.map((s) => s.name).join(", ")}</span>
+          <span data-testid="ws-speaker-names">{snap.speakers.map(shownName).join(", ")}</span>
         ) : null}
         {snap.originalName !== snap.title ? <span dir="auto">{snap.originalName}</span> : null}
       </p>
 
-      {snap.status === "failed" ? <FailedNotice snapshot={snap} onRetried={onFailedRetry} /> : null}
+      {snap.status === "failed" ? (
+        <FailedNotice snapshot={snap} onRetried={onFailedRetry} retriedAt={retriedAt} />
+      ) : null}
 
       <div className="card ws-player">
         {gone ? (
@@ -122,7 +134,7 @@ export function JobWorkspace({
               }}
             />
             <p className="hint" data-testid="ws-keys">
-              {t("job.keys")}
+              {t("job.keys")} {t("job.keysLines")}
             </p>
           </>
         ) : audio.status === "error" ? (
@@ -148,6 +160,7 @@ export function JobWorkspace({
               canSeek={audio.status === "ready" && !gone}
               editable={editable}
               onSeek={player.seek}
+              onPlay={player.play}
               onEdit={editor.setSegment}
               onSpeaker={editor.setSpeaker}
             />

@@ -9,6 +9,7 @@ import { jobPath } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 import { retryJob } from "../transcription/api.ts";
 import { languageName } from "../transcription/audioLanguage.ts";
+import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
 import { deleteTranscription, patchTranscription } from "./api.ts";
 import { formatDateTime } from "./format.ts";
 import { marked } from "./Marked.tsx";
@@ -17,6 +18,7 @@ import { marked } from "./Marked.tsx";
 export function LibraryItem({ job, uid, query }: { job: TranscriptionListItem; uid: string; query: string }) {
   const { t } = useTranslation();
   const lang = useLang();
+  const shownName = useSpeakerName();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<"view" | "rename" | "confirmDelete">("view");
@@ -85,7 +87,7 @@ export function LibraryItem({ job, uid, query }: { job: TranscriptionListItem; u
         <span className={`tx-status tx-status-${job.status}`} data-testid="lib-status">
           {t(`transcription.status.${job.status}`)}
         </span>
-        {job.speakers.length ? <span dir="auto">{job.speakers.map((s) => s.name).join(", ")}</span> : null}
+        {job.speakers.length ? <span dir="auto">{job.speakers.map(shownName).join(", ")}</span> : null}
       </span>
       {job.snippet ? (
         <p className="lib-snippet" dir="auto" data-testid="lib-snippet">

@@ -1,16 +1,26 @@
 import type { JobSpeaker, TranscriptSegment } from "@kikitori/shared";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLang } from "../routing/useLang.ts";
 import { formatClock, isoDuration } from "../transcription/time.ts";
+import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
 import { findMatches, stepMatch } from "./find.ts";
 import { activeSegment } from "./usePlayer.ts";
 
+/** The controls of one transcript line, in reading order. */
+type Control = "time" | "speaker" | "text";
+const CONTROLS: readonly Control[] = ["time", "speaker", "text"];
+
 /**
- * The timed transcript of the job page: one row per segment with its start (data-start, in seconds),
- * its speaker where the voice changes, and its text, editable once the job is complete. Clicking a row
- * or its time seeks the audio there; the row playing is marked (aria-current) and kept in view, unless
- * the user is typing in the list.
+ * The timed transcript of the job page (and of the finished result on the transcription screen): one
+ * row per segment with its start (data-start, in seconds), its speaker where the voice changes, and its
+ * text, editable once the job is complete. Clicking a row or its time seeks the audio there; Enter on a
+ * time plays from there. The row playing is marked (aria-current) and kept in view, unless the user is
+ * typing in the list.
+ *
+ * Keyboard: one Tab stop per line (a roving tabindex): the kind of control last used (time, speaker or
+ * text) is the line's stop; ↑/↓ on a time or speaker go to the line above/below, ←/→ to the line's
+ * other controls, Home/End to the first/last line, Escape in a text back to its time.
  */
 export function SegmentList({
   segments,
@@ -21,8 +31,10 @@ export function SegmentList({
   canSeek,
   editable,
   onSeek,
+  onPlay,
   onEdit,
   onSpeaker,
+  plainText = false,
 }: {
   segments: readonly TranscriptSegment[];
   texts: readonly string[];
@@ -33,7 +45,11 @@ export function SegmentList({
   canSeek: boolean;
   editable: boolean;
   onSeek: (seconds: number) => void;
+  /** Seeks and plays (Enter on a time); seeking only when absent. */
+  onPlay?: (seconds: number) => void;
   onEdit: (index: number, text: string) => void;
+  /** Read-only text as plain paragraphs rather than fields (the transcription screen's result). */
+  plainText?: boolean;
   /** Gives a turn (its segments) to another speaker. */
   onSpeaker: (indexes: number[], speaker: number) => void;
 }) {
@@ -42,13 +58,70 @@ export function SegmentList({
   const list = useRef<HTMLOListElement>(null);
   const starts = useMemo(() => segments.map((s) => s.start), [segments]);
   const active = canSeek ? activeSegment(starts, time) : -1;
-  const names = useMemo(() => new Map(speakers.map((s) => [s.id, s.name])), [speakers]);
+  const shownName = useSpeakerName();
+  const names = useMemo(() => new Map(speakers.map((s) => [s.id, shownName(s)])), [speakers, shownName]);
   const speakerName = (id: number) => names.get(id) ?? t("transcription.speakerN", { n: id + 1 });
   const [query, setQuery] = useState("");
   const [at, setAt] = useState(-1);
   const matches = useMemo(() => findMatches(texts, query), [texts, query]);
   const matched = useMemo(() => new Set(matches), [matches]);
   const current = at >= 0 && at < matches.length ? matches[at] : -1;
+  // The roving tabindex: which kind of control is each line's Tab stop.
+  const [stop, setStop] = useState<Control>("time");
+  const textFocusable = !plainText;
+
+  /** The controls a line has, in order (a disabled time is not focusable). */
+  const controlsOf = (li: HTMLElement): HTMLElement[] =>
+    CONTROLS.map((c) => li.querySelector<HTMLElement>(`[data-control="${c}"]`)).filter(
+      (el): el is HTMLElement => !!el && !(el as HTMLButtonElement).disabled,
+    );
+
+  /** The line's Tab stop: its control of the kind in use, else its first focusable one. */
+  const stopOf = (hasSpeaker: boolean): Control => {
+    const has = (c: Control) =>
+      c === "time" ? canSeek : c === "speaker" ? hasSpeaker && editable && speakers.length > 1 : textFocusable;
+    if (has(stop)) return stop;
+    return CONTROLS.find(has) ?? "time";
+  };
+
+  const focusLine = (index: number, control: Control) => {
+    const li = list.current?.querySelector<HTMLElement>(`[data-index="${index}"]`);
+    if (!li) return;
+    const wanted = li.querySelector<HTMLElement>(`[data-control="${control}"]`);
+    const target = wanted && !(wanted as HTMLButtonElement).disabled ? wanted : controlsOf(li)[0];
+    target?.focus();
+  };
+
+  const onLineKey = (e: KeyboardEvent<HTMLElement>, i: number, control: Control) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const li = e.currentTarget.closest("li");
+    if (!li) return;
+    if (control === "text") {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        focusLine(i, "time");
+      }
+      return;
+    }
+    const rtl = getComputedStyle(li).direction === "rtl";
+    const own = controlsOf(li);
+    const at = own.indexOf(e.currentTarget as HTMLElement);
+    let move: (() => void) | null = null;
+    if (e.key === "ArrowDown" && i + 1 < segments.length) move = () => focusLine(i + 1, control);
+    else if (e.key === "ArrowUp" && i > 0) move = () => focusLine(i - 1, control);
+    else if (e.key === "Home") move = () => focusLine(0, control);
+    else if (e.key === "End") move = () => focusLine(segments.length - 1, control);
+    else if (e.key === (rtl ? "ArrowLeft" : "ArrowRight") && at + 1 < own.length) move = () => own[at + 1].focus();
+    else if (e.key === (rtl ? "ArrowRight" : "ArrowLeft") && at > 0) move = () => own[at - 1].focus();
+    else if (e.key === "Enter" && control === "time" && canSeek) {
+      move = () => (onPlay ?? onSeek)(segments[i].start);
+    }
+    if (!move) return;
+    // The player's own ← → keys must not act as well.
+    e.preventDefault();
+    e.stopPropagation();
+    move();
+  };
 
   /** The segments of the turn starting at `i`: it and the following ones of the same speaker. */
   const turnOf = (i: number) => {
@@ -128,6 +201,8 @@ export function SegmentList({
           const clock = formatClock(s.start, lang);
           const speaker = who[i] ?? s.speaker;
           const showSpeaker = speaker !== undefined && speaker !== (who[i - 1] ?? segments[i - 1]?.speaker);
+          const lineStop = stopOf(showSpeaker);
+          const tab = (c: Control) => (c === lineStop ? 0 : -1);
           return (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the time button is the keyboard way to seek; a click anywhere on the row is a shortcut
             <li
@@ -146,7 +221,11 @@ export function SegmentList({
                   type="button"
                   className="ws-time"
                   data-testid="ws-seek"
+                  data-control="time"
+                  tabIndex={tab("time")}
                   disabled={!canSeek}
+                  onFocus={() => setStop("time")}
+                  onKeyDown={(e) => onLineKey(e, i, "time")}
                   onClick={(e) => {
                     e.stopPropagation();
                     onSeek(s.start);
@@ -161,6 +240,14 @@ export function SegmentList({
                       className="ws-speaker ws-speaker-select"
                       data-testid="ws-speaker"
                       data-speaker={speaker}
+                      data-control="speaker"
+                      tabIndex={tab("speaker")}
+                      onFocus={() => setStop("speaker")}
+                      onKeyDown={(e) => {
+                        // ↑/↓ keep choosing a speaker, as in any menu; ←/→ move along the line.
+                        if (e.key === "ArrowUp" || e.key === "ArrowDown") return;
+                        onLineKey(e, i, "speaker");
+                      }}
                       value={speaker}
                       aria-label={t("job.turnSpeaker", { time: clock })}
                       onClick={(e) => e.stopPropagation()}
@@ -168,7 +255,7 @@ export function SegmentList({
                     >
                       {speakers.map((sp) => (
                         <option key={sp.id} value={sp.id}>
-                          {sp.name}
+                          {shownName(sp)}
                         </option>
                       ))}
                     </select>
@@ -179,17 +266,27 @@ export function SegmentList({
                   )
                 ) : null}
               </div>
-              <textarea
-                className="ws-segment-text"
-                data-testid="ws-segment-text"
-                value={texts[i] ?? s.text}
-                readOnly={!editable}
-                rows={1}
-                dir="auto"
-                spellCheck
-                aria-label={t("job.segmentText", { time: clock })}
-                onChange={(e) => onEdit(i, e.target.value)}
-              />
+              {plainText ? (
+                <p className="ws-segment-text ws-segment-plain" data-testid="ws-segment-text" dir="auto">
+                  {texts[i] ?? s.text}
+                </p>
+              ) : (
+                <textarea
+                  className="ws-segment-text"
+                  data-testid="ws-segment-text"
+                  data-control="text"
+                  tabIndex={tab("text")}
+                  value={texts[i] ?? s.text}
+                  readOnly={!editable}
+                  rows={1}
+                  dir="auto"
+                  spellCheck
+                  aria-label={t("job.segmentText", { time: clock })}
+                  onFocus={() => setStop("text")}
+                  onKeyDown={(e) => onLineKey(e, i, "text")}
+                  onChange={(e) => onEdit(i, e.target.value)}
+                />
+              )}
             </li>
           );
         })}

@@ -7,6 +7,7 @@ import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
 import { listVersions, restoreVersion } from "./api.ts";
 import { formatDateTime } from "./format.ts";
+import { versionOrdinals, versionTime } from "./versions.ts";
 
 export const versionsKey = (jobId: string) => ["versions", jobId] as const;
 
@@ -47,8 +48,14 @@ export function VersionsPanel({
     }
   };
 
-  const kind = (v: TranscriptVersionSummary) =>
-    v.kind === "restore" ? t("job.versions.restore", { n: v.restoredFrom ?? 0 }) : t(`job.versions.${v.kind}`);
+  // Versions are shown numbered 1, 2, 3… in the order they were made, with no gaps where older
+  // versions were pruned or several saves made one version; the server's numbers stay in data-version.
+  const shown = versionOrdinals(versions.data?.versions ?? []);
+  const kind = (v: TranscriptVersionSummary) => {
+    if (v.kind !== "restore") return t(`job.versions.${v.kind}`);
+    const from = v.restoredFrom === null ? undefined : shown.get(v.restoredFrom);
+    return from === undefined ? t("job.versions.restoreEarlier") : t("job.versions.restore", { n: from });
+  };
 
   return (
     <section className="ws-panel" aria-labelledby="ws-versions-title" data-testid="ws-versions">
@@ -62,11 +69,12 @@ export function VersionsPanel({
           {versions.data.versions.map((v) => (
             <li key={v.version} data-testid="ws-version" data-version={v.version} data-kind={v.kind}>
               <span className="ws-version-name">
-                {t("job.versions.number", { n: v.version })} · {kind(v)}
+                {t("job.versions.number", { n: shown.get(v.version) ?? v.version })} · {kind(v)}
                 {v.current ? <strong> · {t("job.versions.current")}</strong> : null}
               </span>
               <span className="muted">
-                <time dateTime={v.updatedAt}>{formatDateTime(v.updatedAt, lang)}</time> ·{" "}
+                {/* The original AI output keeps the time it was made; an edit shows when it was last saved. */}
+                <time dateTime={versionTime(v)}>{formatDateTime(versionTime(v), lang)}</time> ·{" "}
                 {t("transcription.characterCount", { value: formatAmount(v.characterCount, lang, 0) })}
               </span>
               {!v.current ? (

@@ -32,14 +32,20 @@ export interface Player {
   time: number;
   playing: boolean;
   seek: (seconds: number) => void;
+  /** Seeks and plays from there. */
+  play: (seconds: number) => void;
   toggle: () => void;
+  /** Whether an <audio> element is attached. */
+  ready: boolean;
 }
 
 /**
  * The audio player's state for the job page: the position (from timeupdate), playing or not, seeking
- * and play/pause; and the page's keys: space plays or pauses, ← and → jump 5 s (not while typing).
+ * and play/pause; and (unless `keys` is false) the page's keys: space plays or pauses, ← and → jump
+ * 5 s (not while typing).
  */
-export function usePlayer(enabled: boolean): Player {
+export function usePlayer(enabled: boolean, opts: { keys?: boolean } = {}): Player {
+  const keys = opts.keys ?? true;
   const ref = useRef<HTMLAudioElement | null>(null);
   const [audio, setAudio] = useState<HTMLAudioElement | null>(null);
   const attach = useCallback((el: HTMLAudioElement | null) => {
@@ -56,6 +62,14 @@ export function usePlayer(enabled: boolean): Player {
     audio.currentTime = Math.max(0, Math.min(seconds, end));
     setTime(audio.currentTime);
   }, []);
+
+  const play = useCallback(
+    (seconds: number) => {
+      seek(seconds);
+      void ref.current?.play().catch(() => undefined);
+    },
+    [seek],
+  );
 
   const toggle = useCallback(() => {
     const audio = ref.current;
@@ -85,7 +99,7 @@ export function usePlayer(enabled: boolean): Player {
   }, [enabled, audio]);
 
   useEffect(() => {
-    if (!enabled) return;
+    if (!enabled || !keys) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
       const audio = ref.current;
@@ -103,7 +117,7 @@ export function usePlayer(enabled: boolean): Player {
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [enabled, seek, toggle]);
+  }, [enabled, keys, seek, toggle]);
 
-  return { ref, attach, time, playing, seek, toggle };
+  return { ref, attach, time, playing, seek, play, toggle, ready: audio !== null };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { findMatches, stepMatch } from "./find.ts";
 import { cleanDirty, editBody } from "./useJobEditor.ts";
 import { activeSegment } from "./usePlayer.ts";
+import { versionOrdinals, versionTime } from "./versions.ts";
 
 describe("editBody", () => {
   const values = {
@@ -72,5 +73,18 @@ describe("findMatches / stepMatch", () => {
     expect(stepMatch(2, 3, 1)).toBe(0);
     expect(stepMatch(0, 3, -1)).toBe(2);
     expect(stepMatch(0, 0, 1)).toBe(-1);
+  });
+});
+
+describe("versions", () => {
+  it("are numbered 1, 2, 3… without gaps, oldest first", () => {
+    const shown = versionOrdinals([{ version: 7 }, { version: 4 }, { version: 3 }, { version: 1 }]);
+    expect([1, 3, 4, 7].map((v) => shown.get(v))).toEqual([1, 2, 3, 4]);
+  });
+
+  it("the original keeps the time it was made; an edit shows its last save", () => {
+    const times = { createdAt: "2026-01-01T10:00:00Z", updatedAt: "2026-01-01T11:00:00Z" };
+    expect(versionTime({ kind: "original", ...times })).toBe(times.createdAt);
+    expect(versionTime({ kind: "edit", ...times })).toBe(times.updatedAt);
   });
 });
