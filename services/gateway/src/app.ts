@@ -9,7 +9,7 @@ import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import fastifyWebsocket from "@fastify/websocket";
-import { AppError, MAX_UPLOAD_BYTES } from "@kikitori/shared";
+import { AppError, MAX_UPLOAD_BYTES, WS_CLOSE_UNAUTHENTICATED } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { pingDb } from "@kikitori/shared/db";
 import {
@@ -180,7 +180,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     now: deps.now,
     onAccountDeleted: (uid) => hub.closeUser(uid),
     revocations,
-    onSessionsEnded: (uid) => hub.closeUser(uid, 4401, "session ended"),
+    onSessionsEnded: (uid, sid) => hub.closeUser(uid, WS_CLOSE_UNAUTHENTICATED, "session ended", sid),
   });
   const socketsGauge = new client.Gauge({
     name: "websocket_open_sockets",

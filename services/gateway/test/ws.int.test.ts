@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { createRedis, publishProgress } from "@kikitori/shared/server";
 import WebSocket from "ws";
-import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
+import { insertVerifiedUser } from "../../../tests/support/db.ts";
+import { api, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
+import { hashPassword } from "../src/auth/passwords.ts";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -116,4 +118,62 @@ it("answers ping with pong after auth", async () => {
   c.ws.send(JSON.stringify({ type: "ping" }));
   expect(await c.next()).toEqual({ type: "pong" });
   c.ws.close();
+});
+
+/** A socket authenticated with `token`. */
+async function authedWith(token: string): Promise<Client> {
+  const c = await connect(t.url);
+  c.ws.send(JSON.stringify({ type: "auth", token }));
+  expect(await c.next()).toEqual({ type: "ready" });
+  return c;
+}
+
+async function twoLogins() {
+  const { uid, email } = await insertVerifiedUser(t.db);
+  const password = "correct horse battery staple";
+  await t.db.user.update({ where: { id: uid }, data: { passwordHash: await hashPassword(password) } });
+  const login = async () => (await api(t.url, "POST", "/api/auth/login", { body: { email, password } })).body;
+  return { uid, a: await login(), b: await login() };
+}
+
+it("logout closes the sockets of that login with 4401, and only those", async () => {
+  const { uid, a, b } = await twoLogins();
+  const sa = await authedWith(a.idToken);
+  const sb = await authedWith(b.idToken);
+  expect((await api(t.url, "POST", "/api/auth/logout", { body: { refreshToken: a.refreshToken } })).status).toBe(204);
+  expect(await sa.closed).toEqual({ code: 4401, reason: "session ended" });
+  // The other login's socket still gets the user's updates.
+  const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "worker");
+  const jobId = randomUUID();
+  await publishProgress(redis, t.prefix, {
+    userId: uid,
+    event: { jobId, status: "Transcription in progress", transcriptionProgress: 10 },
+  });
+  expect((await sb.next((m) => m.jobId === jobId)).transcriptionProgress).toBe(10);
+  redis.disconnect();
+  sb.ws.close();
+});
+
+it("a refresh token reused after rotation revokes its login and closes its sockets", async () => {
+  const { a } = await twoLogins();
+  const s = await authedWith(a.idToken);
+  const rotated = await t.gw.auth.refresh(a.refreshToken);
+  expect(rotated.refreshToken).not.toBe(a.refreshToken);
+  // Reuse past the grace window: the family is treated as stolen.
+  const row = await t.db.refreshToken.findFirstOrThrow({ where: { rotatedAt: { not: null }, userId: a.user.uid } });
+  await t.db.refreshToken.update({ where: { id: row.id }, data: { rotatedAt: new Date(Date.now() - 120_000) } });
+  expect((await api(t.url, "POST", "/api/auth/refresh", { body: { refreshToken: a.refreshToken } })).status).toBe(401);
+  expect((await s.closed).code).toBe(4401);
+});
+
+it("a socket closes with 4401 when the token it was opened with expires", async () => {
+  const uid = randomUUID();
+  const ttl = t.gw.signer.idTokenTtlSeconds;
+  // Issued so that it expires within about a second.
+  const token = await t.gw.signer.sign(
+    { sub: uid, email: `${uid}@example.com`, email_verified: true },
+    Date.now() - (ttl - 1) * 1000,
+  );
+  const c = await authedWith(token);
+  expect(await c.closed).toEqual({ code: 4401, reason: "token expired" });
 });

@@ -32,8 +32,8 @@ export interface AuthServiceDeps {
   onAccountDeleted?: (uid: string) => void;
   /** Ends ID tokens at logout, password reset and account deletion (else they live until they expire). */
   revocations?: TokenRevocations;
-  /** Called after every login of a user ended (e.g. to close its sockets). */
-  onSessionsEnded?: (uid: string) => void;
+  /** Called after every login of a user ended, or with `sid` one login (e.g. to close its sockets). */
+  onSessionsEnded?: (uid: string, sid?: string) => void;
 }
 
 /** A reused refresh token within this window is refused without revoking the family (two tabs racing). */
@@ -208,6 +208,9 @@ export class AuthService {
           where: { familyId: row.familyId, revokedAt: null },
           data: { revokedAt: now },
         });
+        // The login's ID tokens and sockets end with it.
+        await this.d.revocations?.endSession(row.familyId);
+        this.d.onSessionsEnded?.(row.userId, row.familyId);
         this.d.logger.warn({ uid: row.userId, familyId: row.familyId }, "refresh token reuse: family revoked");
       }
       throw invalid();
@@ -229,8 +232,9 @@ export class AuthService {
       where: { familyId: row.familyId, revokedAt: null },
       data: { revokedAt: this.now() },
     });
-    // The login's ID tokens end with it, not an hour later.
+    // The login's ID tokens and sockets end with it, not an hour later.
     await this.d.revocations?.endSession(row.familyId);
+    this.d.onSessionsEnded?.(row.userId, row.familyId);
   }
 
   /**

@@ -9,6 +9,8 @@ export interface IdTokenClaims {
   email_verified: boolean;
   /** The login (refresh-token family) the token belongs to; logout ends it. */
   sid?: string;
+  /** When the token stops working (ms since the epoch); set by verify(). A socket closes then. */
+  expiresAtMs?: number;
 }
 
 const ISSUER = "kikitori";
@@ -61,6 +63,7 @@ export class TokenSigner {
         email: String(payload.email ?? ""),
         email_verified: payload.email_verified === true,
         ...(sid ? { sid } : {}),
+        ...(typeof payload.exp === "number" ? { expiresAtMs: payload.exp * 1000 } : {}),
       };
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw new AppError("TOKEN_EXPIRED", "The ID token has expired");

@@ -1,17 +1,24 @@
 import type { ProgressEnvelope, WsServerMessage } from "@kikitori/shared";
+import { WS_CLOSE_UNAUTHENTICATED } from "@kikitori/shared";
 import type { WebSocket } from "ws";
+
+/** What a socket was authenticated with: the login (session id) its token belongs to. */
+export interface SocketSession {
+  /** The refresh-token family of the login; logout or a revoked family closes its sockets. */
+  sid?: string;
+}
 
 /** The sockets of this gateway, by user. Updates from pub/sub go to the owner's sockets only. */
 export class SocketHub {
-  private readonly byUser = new Map<string, Set<WebSocket>>();
+  private readonly byUser = new Map<string, Map<WebSocket, SocketSession>>();
 
-  add(userId: string, socket: WebSocket): void {
+  add(userId: string, socket: WebSocket, session: SocketSession = {}): void {
     let set = this.byUser.get(userId);
     if (!set) {
-      set = new Set();
+      set = new Map();
       this.byUser.set(userId, set);
     }
-    set.add(socket);
+    set.set(socket, session);
     socket.once("close", () => this.remove(userId, socket));
   }
 
@@ -33,7 +40,7 @@ export class SocketHub {
     if (!set) return 0;
     const data = JSON.stringify(envelope.event satisfies WsServerMessage);
     let n = 0;
-    for (const s of set) {
+    for (const s of set.keys()) {
       if (s.readyState === s.OPEN) {
         s.send(data);
         n++;
@@ -42,12 +49,23 @@ export class SocketHub {
     return n;
   }
 
-  closeUser(userId: string, code = 4401, reason = "account deleted"): void {
-    for (const s of this.byUser.get(userId) ?? []) s.close(code, reason);
+  /**
+   * The one way a socket ends with its session (4401, the client logs in again): every socket of the
+   * user (password change or reset, account deletion), or with `sid` only those of one login (logout,
+   * a revoked refresh-token family). Returns how many sockets were closed.
+   */
+  closeUser(userId: string, code = WS_CLOSE_UNAUTHENTICATED, reason = "account deleted", sid?: string): number {
+    let n = 0;
+    for (const [s, session] of this.byUser.get(userId) ?? []) {
+      if (sid !== undefined && session.sid !== sid) continue;
+      s.close(code, reason);
+      n++;
+    }
+    return n;
   }
 
   closeAll(code = 1001, reason = "server shutting down"): void {
-    for (const set of this.byUser.values()) for (const s of set) s.close(code, reason);
+    for (const set of this.byUser.values()) for (const s of set.keys()) s.close(code, reason);
   }
 
   get size(): number {

@@ -16,6 +16,8 @@ export const WS_CLOSE_TOO_MANY = 4429;
 /**
  * GET /ws: the client's first message must be {"type":"auth","token":idToken} within 5 s, else the
  * socket closes with 4401. Then the server answers {"type":"ready"} and pushes the user's updates.
+ * The socket ends (4401) with the session it was opened with: when its token expires, and through the
+ * hub when that login ends (logout, a revoked session, password change, account deletion).
  */
 export const wsRoutes: FastifyPluginAsync<{ signer: TokenSigner; hub: SocketHub; maxPerUser?: number }> = async (
   app,
@@ -36,16 +38,29 @@ export const wsRoutes: FastifyPluginAsync<{ signer: TokenSigner; hub: SocketHub;
     const timer = setTimeout(() => {
       if (!userId) socket.close(WS_CLOSE_UNAUTHENTICATED, "authentication timeout");
     }, WS_AUTH_TIMEOUT_MS);
+    let token: string | null = null;
+    let expiry: NodeJS.Timeout | undefined;
+    const endSession = (reason: string) => {
+      if (socket.readyState === socket.OPEN) socket.close(WS_CLOSE_UNAUTHENTICATED, reason);
+    };
     const heartbeat = setInterval(() => {
       if (!alive) return socket.terminate();
       alive = false;
       socket.ping();
+      // A login ended on another gateway (logout, revoked session) ends this socket too: its token is
+      // checked again, as on every request. Redis briefly down keeps it open (the expiry still holds).
+      if (token) {
+        signer.verify(token).catch((err) => {
+          if (!(err instanceof AppError && err.code === "SERVICE_UNAVAILABLE")) endSession("session ended");
+        });
+      }
     }, HEARTBEAT_MS);
     socket.on("pong", () => {
       alive = true;
     });
     socket.on("close", () => {
       clearTimeout(timer);
+      clearTimeout(expiry);
       clearInterval(heartbeat);
     });
     socket.on("message", async (raw: Buffer) => {
@@ -70,8 +85,14 @@ export const wsRoutes: FastifyPluginAsync<{ signer: TokenSigner; hub: SocketHub;
           return;
         }
         userId = claims.sub;
+        token = msg.token;
         clearTimeout(timer);
-        hub.add(userId, socket);
+        hub.add(userId, socket, { sid: claims.sid });
+        // The socket lives no longer than the token it was opened with (the client refreshes on 4401).
+        if (claims.expiresAtMs !== undefined) {
+          const left = Math.min(Math.max(claims.expiresAtMs - Date.now(), 0), 2 ** 31 - 1);
+          expiry = setTimeout(() => endSession("token expired"), left);
+        }
         req.log.debug({ uid: userId }, "socket authenticated");
         send({ type: "ready" });
       } catch {
