@@ -11,14 +11,15 @@ import os from "node:os";
 import path from "node:path";
 import { QUEUES } from "@kikitori/shared";
 import { isPlaceholderSecret, parseConfig } from "@kikitori/shared/server";
+import { HTTPRoute } from "@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1";
 import { ScaledObject, TriggerAuthentication } from "@kubernetes-models/keda/keda.sh/v1alpha1";
-import { PodMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
+import { PodMonitor, PrometheusRule } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
 import { Deployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { Job } from "kubernetes-models/batch/v1";
 import { Ingress, NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
-import { ConfigMap, PersistentVolumeClaim, Secret, Service } from "kubernetes-models/v1";
+import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service, ServiceAccount } from "kubernetes-models/v1";
 import { billingEnv } from "../../services/billing/src/config.ts";
 import { correctionWorkerEnv } from "../../services/correction-worker/src/config.ts";
 import { gatewayEnv } from "../../services/gateway/src/config.ts";
@@ -78,6 +79,8 @@ const CONSUMES: Partial<Record<App, string[]>> = {
 type ModelClass = new (data: any) => { validate(): void };
 const MODELS: Record<string, ModelClass> = {
   "v1/ConfigMap": ConfigMap,
+  "v1/Namespace": Namespace,
+  "v1/ServiceAccount": ServiceAccount,
   "v1/Secret": Secret,
   "v1/Service": Service,
   "v1/PersistentVolumeClaim": PersistentVolumeClaim,
@@ -90,6 +93,8 @@ const MODELS: Record<string, ModelClass> = {
   "keda.sh/v1alpha1/ScaledObject": ScaledObject,
   "keda.sh/v1alpha1/TriggerAuthentication": TriggerAuthentication,
   "monitoring.coreos.com/v1/PodMonitor": PodMonitor,
+  "monitoring.coreos.com/v1/PrometheusRule": PrometheusRule,
+  "gateway.networking.k8s.io/v1/HTTPRoute": HTTPRoute,
 };
 
 const OVERLAYS = ["dev", "prod", "prod-gpu", "test-components"] as const;
@@ -131,7 +136,7 @@ const SECRET_KEYS: Record<App, string[]> = {
 };
 /** Secret keys no service reads: KEDA's (REDIS_ADDRESS via the scaled container, REDIS_PASSWORD) and
  * the migration Job's / PgBouncer's direct database address. */
-const NOT_FOR_SERVICES = new Set(["REDIS_ADDRESS", "REDIS_PASSWORD", "MIGRATE_DATABASE_URL"]);
+const NOT_FOR_SERVICES = new Set(["REDIS_ADDRESS", "REDIS_PASSWORD", "MIGRATE_DATABASE_URL", "PGBOUNCER_STATS_URL"]);
 /** Ops port of each service (/metrics, detailed /readyz). */
 const OPS_PORT: Record<App, number> = {
   gateway: 3100,
@@ -272,7 +277,8 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
         known: true,
       });
       expect(() => new Model(o).validate()).not.toThrow();
-      expect(o.metadata.namespace).toBe(namespace);
+      if (o.kind === "Namespace") expect(o.metadata.name).toBe(namespace);
+      else expect(o.metadata.namespace).toBe(namespace);
       expect(o.metadata.labels?.["app.kubernetes.io/part-of"]).toBe("kikitori");
     },
   );
@@ -298,7 +304,9 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
       // A budget that keeps one pod of a single-replica Deployment would block every drain.
       if (pdb?.spec.minAvailable !== undefined) expect(d.spec.replicas ?? 2).toBeGreaterThan(pdb.spec.minAvailable);
     }
-    for (const kind of ["Ingress", "ConfigMap", "Secret", "Job"]) expect(objs.some((o) => o.kind === kind)).toBe(true);
+    for (const kind of ["ConfigMap", "Secret", "Job"]) expect(objs.some((o) => o.kind === kind)).toBe(true);
+    // The public entry: a Gateway API HTTPRoute, or (components/ingress-nginx) an Ingress instead.
+    expect(objs.filter((o) => o.kind === "Ingress" || o.kind === "HTTPRoute").map((o) => o.kind)).toHaveLength(1);
   });
 
   it.each(deployments.map((d) => [d.metadata.name, d] as const))(
@@ -439,12 +447,22 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     }
   });
 
-  it("fronts the gateway with an Ingress that passes /ws and uploads, on the app port only", () => {
+  it("fronts the gateway with an HTTPRoute (or an Ingress) on the app port only", () => {
+    const svc = get(objs, "Service", "gateway");
+    const route = find(objs, "HTTPRoute", "gateway");
+    if (route) {
+      const refs = route.spec.rules.flatMap((r: any) => r.backendRefs);
+      expect(refs).toEqual([{ name: "gateway", port: 80 }]);
+      expect(svc.spec.ports.find((p: { port: number }) => p.port === 80).name).toBe("http");
+      // The policy admits the namespace the route's Gateway runs in (the same parameter).
+      const policy = get(objs, "NetworkPolicy", "gateway");
+      expect(policy.spec.ingress[0].ports).toEqual([{ protocol: "TCP", port: 3000 }]);
+      return;
+    }
     const ing = get(objs, "Ingress", "gateway");
     const paths = ing.spec.rules.flatMap((r: any) => r.http.paths);
     const ws = paths.find((p: any) => p.path === "/ws");
     expect(ws.backend.service.name).toBe("gateway");
-    const svc = get(objs, "Service", "gateway");
     for (const p of paths) {
       expect(p.backend.service.name).toBe("gateway");
       expect(p.backend.service.port.name).toBe("http");
@@ -458,8 +476,21 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     expect(gw.ports.find((p: { name: string }) => p.name === target).containerPort).toBe(3000);
   });
 
-  it("migrates with a Job running scripts/migrate.ts from the gateway image", () => {
-    const job = get(objs, "Job", "kikitori-migrate");
+  it("migrates with a Job per release running scripts/migrate.ts from the gateway image, removed after a TTL", () => {
+    const jobs = objs.filter(
+      (o) => o.kind === "Job" && o.metadata.labels?.["app.kubernetes.io/name"] === "kikitori-migrate",
+    );
+    expect(jobs).toHaveLength(1);
+    const job = jobs[0];
+    // Named per release: the suffix is the release of the prod images (0.1.0 → -r0-1-0).
+    const release = (image: string) =>
+      image
+        .replace(/@sha256:.*$/, "")
+        .split(":")
+        .at(-1)!;
+    const gwTag = release(mainContainer(get(rendered.prod, "Deployment", "gateway")).image);
+    expect(job.metadata.name).toBe(`kikitori-migrate-r${gwTag.replace(/\./g, "-")}`);
+    expect(job.spec.ttlSecondsAfterFinished).toBeGreaterThan(0);
     const c = job.spec.template.spec.containers[0];
     expect(c.command).toEqual(["node", "--import", "tsx", "scripts/migrate.ts"]);
     expect(existsSync(path.join(ROOT, "scripts/migrate.ts"))).toBe(true);
@@ -531,13 +562,15 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     const fromPod = (rules: any[], app: string) =>
       rules.filter((r) => r.from.some((f: any) => f.podSelector?.matchLabels?.["app.kubernetes.io/name"] === app));
     const gw = allowed("gateway");
-    expect(ports(fromNs(gw, "ingress-nginx"))).toEqual([3000]);
+    // The entry's namespace is the overlay's parameter: ingress-nginx with its component, else the Gateway's.
+    const entryNs = objs.some((o) => o.kind === "Ingress") ? "ingress-nginx" : "gateway-system";
+    expect(ports(fromNs(gw, entryNs))).toEqual([3000]);
     expect(ports(fromNs(gw, "monitoring"))).toEqual([3100]);
     expect(ports(gw)).toEqual([3000, 3100]);
     const billing = allowed("billing");
     expect(ports(fromPod(billing, "gateway"))).toEqual([3103]);
     expect(ports(fromNs(billing, "monitoring"))).toEqual([3103]);
-    expect(fromNs(billing, "ingress-nginx")).toEqual([]);
+    expect(fromNs(billing, entryNs)).toEqual([]);
     for (const w of ["transcription-worker", "correction-worker"] as const) {
       expect(ports(allowed(w))).toEqual([OPS_PORT[w]]);
       expect(ports(fromNs(allowed(w), "monitoring"))).toEqual([OPS_PORT[w]]);
@@ -607,7 +640,9 @@ describe("secrets", () => {
       expect(secret.REDIS_ADDRESS).toBe(`${url.hostname}:${url.port || 6379}`);
       // KEDA runs in its own namespace: the address must be fully qualified with ours.
       expect(secret.REDIS_ADDRESS).toMatch(
-        new RegExp(`^[\\w-]+\\.${rendered[overlay][0].metadata.namespace}\\.svc(\\.cluster\\.local)?:\\d+$`),
+        new RegExp(
+          `^[\\w-]+\\.${get(rendered[overlay], "ConfigMap", "kikitori-config").metadata.namespace}\\.svc(\\.cluster\\.local)?:\\d+$`,
+        ),
       );
       expect(url.password).toBe(secret.REDIS_PASSWORD);
     }
@@ -701,7 +736,9 @@ describe("worker autoscaling on BullMQ queue depth (KEDA)", () => {
   });
 
   it("offers PodMonitors for the Prometheus Operator, one per service on its ops port", () => {
-    const monitors = rendered["test-components"].filter((o) => o.kind === "PodMonitor");
+    const monitors = rendered["test-components"].filter(
+      (o) => o.kind === "PodMonitor" && !o.metadata.name.endsWith("-exporter"),
+    );
     expect(monitors.map((m) => m.metadata.name).sort()).toEqual([...APPS].sort());
     for (const m of monitors) {
       const d = get(rendered["test-components"], "Deployment", m.metadata.name);

@@ -1,5 +1,5 @@
 // A small kustomize renderer for the tests: exactly the features k8s/ uses (resources, components,
-// namespace, labels, images, replicas, JSON 6902 patches with a target, secretGenerator from env
+// namespace, nameSuffix, labels, images, replicas, JSON 6902 patches with a target, secretGenerator from env
 // files with a fixed name), and a loud error for any
 // other field, so a manifest change that needs more is noticed here. When `kubectl` is installed the
 // tests also compare this renderer's output with `kubectl kustomize`.
@@ -20,6 +20,7 @@ type Kustomization = {
   apiVersion: string;
   kind: "Kustomization" | "Component";
   namespace?: string;
+  nameSuffix?: string;
   resources?: string[];
   components?: string[];
   labels?: Array<{ pairs: Record<string, string>; includeSelectors?: boolean; includeTemplates?: boolean }>;
@@ -40,6 +41,7 @@ const KNOWN_FIELDS = new Set([
   "apiVersion",
   "kind",
   "namespace",
+  "nameSuffix",
   "resources",
   "components",
   "labels",
@@ -119,6 +121,7 @@ function applyTransforms(dir: string, k: Kustomization, input: K8sObject[]): K8s
     for (const o of found) o.spec.replicas = r.count;
   }
   for (const o of objects) {
+    if (k.nameSuffix) o.metadata.name += k.nameSuffix;
     if (k.namespace && !CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace = k.namespace;
     for (const l of k.labels ?? []) {
       if (l.includeSelectors || l.includeTemplates)
