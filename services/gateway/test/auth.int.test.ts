@@ -197,9 +197,37 @@ describe("backend user calls and uid checks", () => {
     expect(other.body.error.code).toBe("UID_MISMATCH");
     const usage = await api(t.url, "GET", "/api/user-usage?uid=someone-else", { token: session.idToken });
     expect(usage.body.error.code).toBe("UID_MISMATCH");
-    const del = await api(t.url, "DELETE", `/api/auth/users/${"x".repeat(10)}`, { token: session.idToken });
+    const del = await api(t.url, "DELETE", `/api/auth/users/${"x".repeat(10)}`, {
+      token: session.idToken,
+      body: { password: PASSWORD },
+    });
     expect(del.body.error.code).toBe("UID_MISMATCH");
-    expect((await api(t.url, "DELETE", `/api/auth/users/${uid}`, { token: session.idToken })).status).toBe(200);
+    // Deleting the data takes the password as well as the token.
+    const bare = await api(t.url, "DELETE", `/api/auth/users/${uid}`, { token: session.idToken });
+    expect([bare.status, bare.body.error.code]).toEqual([400, "VALIDATION_FAILED"]);
+    const wrong = await api(t.url, "DELETE", `/api/auth/users/${uid}`, {
+      token: session.idToken,
+      body: { password: "not the password" },
+    });
+    expect([wrong.status, wrong.body.error.code]).toEqual([403, "PASSWORD_INCORRECT"]);
+    const ok = await api(t.url, "DELETE", `/api/auth/users/${uid}`, {
+      token: session.idToken,
+      body: { password: PASSWORD },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("after the backend user is deleted, its jobs' audio answers 410, not 500", async () => {
+    const { uid, session } = await registerAndVerify();
+    const { insertJob } = await import("../../../tests/support/db.ts");
+    const jobId = await insertJob(t.db, uid, { status: "completed" });
+    const del = await api(t.url, "DELETE", `/api/auth/users/${uid}`, {
+      token: session.idToken,
+      body: { password: PASSWORD },
+    });
+    expect(del.status).toBe(200);
+    const audio = await api(t.url, "GET", `/api/audio/${jobId}`, { token: session.idToken });
+    expect([audio.status, audio.body.error.code]).toEqual([410, "AUDIO_EXPIRED"]);
   });
 });
 
@@ -218,7 +246,19 @@ describe("account deletion", () => {
 
     const unauth = await api(t.url, "DELETE", "/api/auth/account");
     expect(unauth.status).toBe(401);
-    const del = await api(t.url, "DELETE", "/api/auth/account", { token: session.idToken });
+    // The token alone is not enough: the password is required (400 without, 403 when wrong).
+    const bare = await api(t.url, "DELETE", "/api/auth/account", { token: session.idToken });
+    expect([bare.status, bare.body.error.code]).toEqual([400, "VALIDATION_FAILED"]);
+    const wrong = await api(t.url, "DELETE", "/api/auth/account", {
+      token: session.idToken,
+      body: { password: "not the password" },
+    });
+    expect([wrong.status, wrong.body.error.code]).toEqual([403, "PASSWORD_INCORRECT"]);
+    expect(await t.db.user.count({ where: { id: uid } })).toBe(1);
+    const del = await api(t.url, "DELETE", "/api/auth/account", {
+      token: session.idToken,
+      body: { password: PASSWORD },
+    });
     expect(del.status).toBe(204);
 
     expect(await t.db.user.count({ where: { id: uid } })).toBe(0);

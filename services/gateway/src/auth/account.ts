@@ -7,7 +7,7 @@
  * - GET    /account/export          everything stored about the user, as a JSON download;
  * - GET    /account/payments        billing history (the billing service's payments, newest first);
  * - POST   /account/delete          delete the account after checking the password.
- * DELETE /api/auth/account (the contract's bearer-only call) stays as it is; both send a confirmation
+ * DELETE /api/auth/account (the contract's call) takes the password too; both send a confirmation
  * e-mail (AuthService.deleteAccount).
  */
 import {
@@ -248,8 +248,7 @@ export class AccountService {
 
   /** Deletes the account once the password is confirmed (AuthService sends the confirmation e-mail). */
   async deleteWithPassword(uid: string, password: string): Promise<void> {
-    const u = await this.user(uid);
-    await this.checkPassword(u.passwordHash, password);
+    await this.d.auth.confirmPassword(uid, password);
     await this.d.auth.deleteAccount(uid);
   }
 }

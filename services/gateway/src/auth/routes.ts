@@ -7,6 +7,7 @@ import {
   passwordResetBodySchema,
   passwordResetCheckResponseSchema,
   passwordResetConfirmBodySchema,
+  passwordSchema,
   recordUserBodySchema,
   refreshBodySchema,
   registerBodySchema,
@@ -212,19 +213,27 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
   );
 
+  // The destructive calls need the account's password in the body as well as the token: a stolen
+  // ID token alone cannot destroy an account or its data.
+  const passwordBody = z.object({ password: passwordSchema });
+
   app.delete(
     "/account",
     {
       onRequest: guard,
+      config: limited,
       schema: {
         tags,
-        summary: "Delete the account: identity, sessions, backend user, stored audio and results",
+        summary: "Delete the account: identity, sessions, backend user, stored audio and results (password required)",
         security: [{ bearer: [] }],
-        response: { 204: z.null(), ...errorResponses(401) },
+        body: passwordBody,
+        response: { 204: z.null(), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req, reply) => {
-      await auth.deleteAccount(assertUid(req, undefined));
+      const uid = assertUid(req, undefined);
+      await auth.confirmPassword(uid, req.body.password);
+      await auth.deleteAccount(uid);
       return reply.code(204).send(null);
     },
   );
@@ -248,16 +257,20 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     "/users/:uid",
     {
       onRequest: guard,
+      config: limited,
       schema: {
         tags,
-        summary: "Delete the backend user's data (only the token's own uid)",
+        summary: "Delete the backend user's data (only the token's own uid; password required)",
         security: [{ bearer: [] }],
         params: z.object({ uid: z.string().max(64) }),
-        response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses(401, 403) },
+        body: passwordBody,
+        response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req) => {
-      await auth.deleteBackendUser(assertUid(req, req.params.uid));
+      const uid = assertUid(req, req.params.uid);
+      await auth.confirmPassword(uid, req.body.password);
+      await auth.deleteBackendUser(uid);
       return { deleted: true as const };
     },
   );

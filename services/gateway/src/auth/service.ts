@@ -314,8 +314,30 @@ export class AuthService {
     return { uid: user.id, email: user.email, emailVerified: user.emailVerified };
   }
 
-  /** DELETE /api/auth/users/{uid}: removes the backend user's data (objects, usage); idempotent. */
+  /**
+   * The account's password, checked before a destructive call (deleting the account or its data):
+   * a stolen ID token alone must not be enough. 403 PASSWORD_INCORRECT when wrong.
+   */
+  async confirmPassword(uid: string, password: string): Promise<void> {
+    const user = await this.d.db.user.findUnique({ where: { id: uid }, select: { passwordHash: true } });
+    if (!user) {
+      await verifyAgainstDummy(password);
+      throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+    }
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      throw new AppError("PASSWORD_INCORRECT", "The password is not correct");
+    }
+  }
+
+  /**
+   * DELETE /api/auth/users/{uid}: removes the backend user's data (objects, usage); idempotent. The
+   * jobs' audio is gone with the objects, so it is marked deleted first (410, not a failed read).
+   */
   async deleteBackendUser(uid: string): Promise<void> {
+    await this.d.db.transcriptionJob.updateMany({
+      where: { userId: uid, audioDeletedAt: null },
+      data: { audioDeletedAt: this.now() },
+    });
     await this.d.store.removePrefix(userObjectPrefix(uid));
     await this.d.db.$transaction([
       this.d.db.usageEvent.deleteMany({ where: { userId: uid } }),
