@@ -20,10 +20,11 @@ import {
 } from "@kikitori/shared/server";
 import { loadConfig } from "./config.ts";
 import { createDiarizationEngine } from "./diarization/index.ts";
-import { createSpeechEngine } from "./engines/index.ts";
+import { createSpeechEngine, SpeechModelUnavailableError } from "./engines/index.ts";
 import { processChunk } from "./handlers/chunk.ts";
 import { sweepExpiredAudio } from "./handlers/retention.ts";
 import { chunkJobId, processTranscription, reportTranscriptionFailure } from "./handlers/transcribe.ts";
+import { speechModelGauge, standByWithoutModel } from "./standby.ts";
 
 const SERVICE = "transcription-worker";
 const cfg = configOrExit(() => loadConfig());
@@ -31,7 +32,9 @@ const logger = createLogger(SERVICE, cfg.LOG_LEVEL);
 installCrashHandlers(logger);
 
 // The engine is chosen and checked before taking any job: a missing model shows now, not on a job.
-const speech = await createSpeechEngine(cfg, logger).catch((err) => {
+// Without a model and with TRANSCRIPTION_FALLBACK=none the worker stands by: not ready, no jobs, a metric.
+const speech = await createSpeechEngine(cfg, logger).catch(async (err) => {
+  if (err instanceof SpeechModelUnavailableError) return standByWithoutModel(SERVICE, cfg, logger, err.reason);
   logger.fatal({ err: (err as Error).message }, "speech engine cannot start");
   process.exit(1);
 });
@@ -55,6 +58,7 @@ const jobs = createJobQueues({ connection: redis, prefix: cfg.REDIS_PREFIX, logg
 const metrics = createServiceMetrics(SERVICE, {
   queues: [jobs.queue(QUEUES.transcription), jobs.queue(QUEUES.transcriptionChunk)],
 });
+speechModelGauge(metrics.registry, false);
 const engineRatio = new promClient.Histogram({
   name: "kikitori_engine_seconds_per_audio_second",
   help: "Speech-engine time per second of audio, per chunk",

@@ -21,6 +21,14 @@ export interface SpeechSetup {
 
 const FIX_SETTING = "WHISPER_MODEL / MODELS_DIR (npm run models -- pull)";
 
+/** Whisper cannot run here (model missing or unverified, CPU, load failure) and no fallback is allowed. */
+export class SpeechModelUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(`the Whisper engine cannot start: ${reason} (TRANSCRIPTION_FALLBACK=none)`);
+    this.name = "SpeechModelUnavailableError";
+  }
+}
+
 /**
  * Chooses the speech engine at start, from TRANSCRIPTION_ENGINE, and checks it can work (model file
  * present and verified, model loads, CPU has AVX2), so problems show at start and not on a job.
@@ -104,7 +112,7 @@ function fallback(
   chunkConcurrency: number,
 ): SpeechSetup {
   if (cfg.TRANSCRIPTION_FALLBACK === "none") {
-    throw new Error(`the Whisper engine cannot start: ${reason} (TRANSCRIPTION_FALLBACK=none)`);
+    throw new SpeechModelUnavailableError(reason);
   }
   const engine = pocketsphinx();
   const notice = {
