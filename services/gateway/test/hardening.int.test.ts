@@ -73,6 +73,22 @@ describe("login: failures counted per account and per source; nobody can lock so
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it("30 parallel wrong passwords from one address on one account: at most 10 are checked", async () => {
+    const victim = await userWithPassword();
+    const attacker = "203.0.113.8";
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => login(victim.email, "wrong password", attacker)),
+    );
+    // A refused attempt (429) never reached the password check; every 401 was one verification.
+    const checked = answers.filter((a) => a.status === 401).length;
+    const refused = answers.filter((a) => a.status === 429).length;
+    expect(checked + refused).toBe(30);
+    expect(checked).toBeLessThanOrEqual(10);
+    expect(checked).toBeGreaterThan(0);
+    // The owner, from elsewhere, still logs in.
+    expect((await login(victim.email, PASSWORD, "198.51.100.23")).status).toBe(200);
+  });
+
   it("one source spraying many accounts is blocked after 20 failures, on every account", async () => {
     const sprayer = "203.0.113.99";
     const statuses: number[] = [];

@@ -43,13 +43,16 @@ export interface LoginThrottleLimits {
 }
 
 /**
- * Login lock-out resistance. Wrong passwords are counted per source address, per account and per
+ * Login lock-out resistance. Login attempts are counted per source address, per account and per
  * (account, source) pair, in Redis (shared by every gateway), over a 15-minute window:
  * - a source past `perSource` failures is refused (429) on every account: it blocks the guesser;
  * - one source past `perAccountSource` failures on one account is refused (429) for that account;
  * - an account past `slowdownAfter` failures from anywhere gets slower logins (a wait that doubles per
  *   failure, at most `maxDelayMs`) but is never refused: the right password from another source still
  *   logs in, so nobody can lock someone else out by sending wrong passwords for their address.
+ * An attempt is counted before its password is checked, in one atomic step with the limit check
+ * (`admit`), so parallel attempts cannot all pass the check before any of them is counted; an attempt
+ * that turns out not to be a wrong password is taken back (`settle`).
  * Addresses are hashed so they never sit in Redis in clear.
  */
 export class LoginThrottle {
@@ -80,31 +83,73 @@ export class LoginThrottle {
     return Math.min(this.limits.maxDelayMs, 250 * 2 ** Math.min(over - 1, 16));
   }
 
-  /** Before checking a password: refuses a blocked source or pair (429), slows a targeted account. */
-  async before(email: string, source: string): Promise<void> {
+  /**
+   * Before checking a password: refuses a blocked source or pair (429), else counts the attempt (as a
+   * failure until `settle` says otherwise) and slows a targeted account. Check and count are one
+   * Redis script, so at most `perAccountSource` attempts of one source on one account get through.
+   */
+  async admit(email: string, source: string): Promise<void> {
     const k = this.keys(email, source);
-    const [src, pair, account] = (await this.redis.mget(k.source, k.pair, k.account)).map((v) => Number(v ?? 0));
-    const refuse = async (key: string, message: string) => {
-      const ttl = await this.redis.ttl(key);
+    const [refused, ttl, account] = (await this.redis.eval(
+      ADMIT_SCRIPT,
+      3,
+      k.source,
+      k.pair,
+      k.account,
+      this.limits.perSource,
+      this.limits.perAccountSource,
+      this.window,
+    )) as [number, number, number];
+    if (refused) {
+      const message =
+        refused === 1
+          ? "Too many failed logins from this address. Please wait."
+          : "Too many failed logins for this account from this address. Please wait.";
       throw new AppError("RATE_LIMITED", message, { details: { retryAfterSeconds: Math.max(ttl, 1) } });
-    };
-    if (src >= this.limits.perSource) await refuse(k.source, "Too many failed logins from this address. Please wait.");
-    if (pair >= this.limits.perAccountSource) {
-      await refuse(k.pair, "Too many failed logins for this account from this address. Please wait.");
     }
-    const delay = this.delayFor(account);
+    // The wait depends on the failures before this attempt.
+    const delay = this.delayFor(account - 1);
     if (delay > 0) await this.sleep(delay);
   }
 
-  async failed(email: string, source: string): Promise<void> {
+  /**
+   * After the check. A wrong password stays counted. Any other outcome takes the attempt back; the
+   * right password also lets this source's count on this account start again.
+   */
+  async settle(email: string, source: string, outcome: "wrong-password" | "right-password" | "other"): Promise<void> {
+    if (outcome === "wrong-password") return;
     const k = this.keys(email, source);
-    const m = this.redis.multi();
-    for (const key of [k.source, k.pair, k.account]) m.incr(key).expire(key, this.window, "NX");
-    await m.exec();
-  }
-
-  /** The right password: this source's count on this account starts again. */
-  async succeeded(email: string, source: string): Promise<void> {
-    await this.redis.del(this.keys(email, source).pair);
+    await this.redis.eval(SETTLE_SCRIPT, 3, k.source, k.pair, k.account, outcome === "right-password" ? 1 : 0);
   }
 }
+
+/**
+ * KEYS: source, pair, account; ARGV: perSource, perAccountSource, window seconds.
+ * Returns {0, 0, account count} when admitted (all three counted), {1|2, ttl, 0} when refused.
+ */
+const ADMIT_SCRIPT = `
+local src = tonumber(redis.call('GET', KEYS[1]) or '0')
+if src >= tonumber(ARGV[1]) then return {1, redis.call('TTL', KEYS[1]), 0} end
+local pair = tonumber(redis.call('GET', KEYS[2]) or '0')
+if pair >= tonumber(ARGV[2]) then return {2, redis.call('TTL', KEYS[2]), 0} end
+local account = 0
+for i = 1, 3 do
+  local n = redis.call('INCR', KEYS[i])
+  if redis.call('TTL', KEYS[i]) < 0 then redis.call('EXPIRE', KEYS[i], ARGV[3]) end
+  if i == 3 then account = n end
+end
+return {0, 0, account}
+`;
+
+/** KEYS: source, pair, account; ARGV: 1 to clear the pair (right password). Takes one attempt back. */
+const SETTLE_SCRIPT = `
+for i = 1, 3 do
+  if ARGV[1] == '1' and i == 2 then
+    redis.call('DEL', KEYS[2])
+  else
+    local n = tonumber(redis.call('GET', KEYS[i]) or '0')
+    if n <= 1 then redis.call('DEL', KEYS[i]) else redis.call('DECR', KEYS[i]) end
+  end
+end
+return 1
+`;

@@ -117,15 +117,19 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (req) => {
       const { email, password } = req.body;
-      await opts.loginThrottle.before(email, req.ip);
+      // Counted before the password is checked (parallel guesses cannot outrun the limit).
+      await opts.loginThrottle.admit(email, req.ip);
       try {
         const session = await auth.login(email, password);
-        await opts.loginThrottle.succeeded(email, req.ip);
+        await opts.loginThrottle.settle(email, req.ip, "right-password");
         return session;
       } catch (err) {
-        if (err instanceof AppError && err.code === "INVALID_CREDENTIALS") {
-          await opts.loginThrottle.failed(email, req.ip);
-        }
+        const wrong = err instanceof AppError && err.code === "INVALID_CREDENTIALS";
+        // EMAIL_NOT_VERIFIED comes after a right password.
+        const right = err instanceof AppError && err.code === "EMAIL_NOT_VERIFIED";
+        await opts.loginThrottle
+          .settle(email, req.ip, wrong ? "wrong-password" : right ? "right-password" : "other")
+          .catch((e) => req.log.warn({ err: e }, "login throttle not settled"));
         throw err;
       }
     },
