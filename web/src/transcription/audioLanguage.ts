@@ -12,6 +12,8 @@ import {
   WHISPER_LANGUAGES,
 } from "@kikitori/shared";
 
+import fullIcuNames from "../i18n/language-names.json";
+
 /** localStorage key of the last audio language the user picked. */
 export const AUDIO_LANGUAGE_KEY = "kikitori.audioLanguage";
 
@@ -36,8 +38,15 @@ function namesFor(uiLang: string): Intl.DisplayNames | null {
 }
 
 /**
+ * Names from a full ICU (web/scripts/language-names.mjs), for the ones the browser's Intl lacks:
+ * Chromium's trimmed ICU has no Bashkir or Tibetan in any language.
+ */
+const FULL_ICU_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = fullIcuNames;
+
+/**
  * A language's name in the interface language ("Japanisch" for ja in German), as it reads inside a
- * sentence; the English name from WHISPER_LANGUAGES when Intl has none; the code as the last resort.
+ * sentence: the browser's Intl.DisplayNames, else the same from a full ICU (generated), else the
+ * English name from WHISPER_LANGUAGES; the code as the last resort.
  */
 export function languageName(code: string, uiLang: string): string {
   let name: string | undefined;
@@ -48,6 +57,9 @@ export function languageName(code: string, uiLang: string): string {
   }
   if (name && name.toLowerCase() !== code.toLowerCase()) return name;
   const base = parseAudioLanguage(code);
+  const ui = uiLang.split(/[-_]/)[0].toLowerCase();
+  const generated = FULL_ICU_NAMES[ui]?.[base ?? code] ?? FULL_ICU_NAMES[ui]?.[code];
+  if (generated) return generated;
   return (base && ENGLISH_NAMES.get(base)) || ENGLISH_NAMES.get(code) || code;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { SPEECH_STATUS_UNKNOWN, type SpeechStatus, SUPPORTED_LANGUAGES, WHISPER_LANGUAGES } from "@kikitori/shared";
+import fullIcuNames from "../i18n/language-names.json";
 import {
   AUDIO_LANGUAGE_KEY,
   audioLanguageOptions,
@@ -54,6 +55,14 @@ describe("audioLanguageOptions", () => {
     expect(languageName("haw", "de")).toBe("Hawaiisch");
     expect(languageName("yue", "xx-invalid-")).toBe("Cantonese");
     expect(languageName("zz", "en")).toBe("zz");
+  });
+
+  it("the generated full-ICU table names every audio language in every interface language", () => {
+    for (const lang of SUPPORTED_LANGUAGES) {
+      const names = (fullIcuNames as Record<string, Record<string, string>>)[lang];
+      expect(Object.keys(names ?? {}).sort()).toEqual(WHISPER_LANGUAGES.map(([code]) => code).sort());
+    }
+    expect((fullIcuNames as Record<string, Record<string, string>>).ja.ba).toBe("バシキール語");
   });
 
   it("marks the languages the engine in use refuses as unavailable", () => {
