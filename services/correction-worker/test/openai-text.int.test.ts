@@ -186,6 +186,42 @@ describe("titles and headings", () => {
   });
 });
 
+describe("the request steers, titles differ in wording, summaries end on a sentence", () => {
+  it("a title using the request's words or reordering another is regenerated with both named", async () => {
+    fake.answers = [
+      {
+        content: JSON.stringify({
+          titles: ["What role for phrased?", "Heat and trees", "Trees and heat"],
+          headings: ["Shade", "Trees"],
+        }),
+      },
+      {
+        content: JSON.stringify({
+          titles: ["Why do cities need trees?", "Can shade cool a heatwave?", "Who pays for street trees?"],
+          headings: ["Shade", "Trees"],
+        }),
+      },
+    ];
+    const customPrompt = "phrased as questions";
+    const out = await engine.titles({ text: heat, numTitles: 3, numHeadings: 2, customPrompt });
+    expect(out.titles[0]).toBe("Why do cities need trees?");
+    const first = userMessages(fake.requests[0])[0];
+    expect(first).toContain("not content: do not use any of its words that the text does not contain");
+    const retry = userMessages(fake.requests[1]).at(-1);
+    expect(retry).toContain('uses the word "phrased" from the user\'s request');
+    expect(retry).toContain('"Trees and heat" only reorders the words of "Heat and trees"');
+  });
+
+  it("a summary that stops mid-sentence is regenerated", async () => {
+    const cut = `${good.slice(0, good.lastIndexOf(" ", 1000))},`;
+    fake.answers = [{ content: JSON.stringify({ summary: cut }) }, { content: JSON.stringify({ summary: good }) }];
+    const summary = await engine.summarize({ text: heat, requiredPhrases: phrases, desiredLength: 1000 });
+    expect(summary).toBe(good);
+    expect(userMessages(fake.requests[0])[0]).toContain("End on a complete sentence");
+    expect(userMessages(fake.requests[1]).at(-1)).toContain("ends mid-sentence");
+  });
+});
+
 describe("API errors", () => {
   it("a server error is a passing fault (the queue may retry the job)", async () => {
     fake.answers = [

@@ -190,13 +190,13 @@ describe("titles and headings", () => {
   it("steering: a topic the text names only once still leads the titles and headings (focus on climate)", () => {
     const out = titlesOffline({ text: bees, numTitles: 3, numHeadings: 3, customPrompt: "focus on climate" });
     expect(out.titles[0].toLowerCase()).toContain("climate");
-    expect(parseSteering("focus on climate", "en").keywords).toEqual(["climate"]);
+    expect([...parseSteering("focus on climate", "en").focus]).toEqual(["climate"]);
     expect([...parseSteering("Please focus on climate in the titles", "en").focus]).toEqual(["climate"]);
   });
 
-  it("steering: a topic the text never names is still put into the titles", () => {
+  it("steering: a topic the text never names stays out of the titles (the request steers, it is not content)", () => {
     const out = titlesOffline({ text: bees, numTitles: 3, numHeadings: 3, customPrompt: "focus on tourism" });
-    expect(out.titles.some((t) => t.toLowerCase().includes("tourism"))).toBe(true);
+    expect(out.titles.some((t) => t.toLowerCase().includes("tourism"))).toBe(false);
   });
 
   it("titles are headlines, not bare fragments like 'On hive' or a lone word", () => {

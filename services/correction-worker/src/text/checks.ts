@@ -4,6 +4,8 @@
  * offline engine's output.
  */
 import { charCount, nonEmptyPhrases } from "@kikitori/shared";
+import { detectLanguage, spacingOf, tokenize } from "@kikitori/shared/language";
+import { foldWord } from "./keyphrases.ts";
 
 /** Allowed deviation of the summary's length from the desired length. */
 export const LENGTH_TOLERANCE = 0.1;
@@ -63,11 +65,53 @@ export function checkSummary(
 export type TitlesFailure =
   | { kind: "title_count" | "heading_count"; expected: number; actual: number }
   | { kind: "empty_title" | "empty_heading"; index: number }
-  | { kind: "duplicate_title"; title: string };
+  | { kind: "duplicate_title"; title: string }
+  | { kind: "reordered_title"; title: string; other: string }
+  | { kind: "request_word"; word: string; title: string };
+
+/** A word of the custom request that the text does not contain (it may steer, never be content). */
+interface RequestWord {
+  surface: string;
+  norm: string;
+}
+
+function requestWordsOutsideText(prompt: string, text: string, lang: string): RequestWord[] {
+  const spaceless = spacingOf(lang) === "none";
+  const textWords = new Set(tokenize(text, lang).map((t) => foldWord(t.norm, lang)));
+  const lower = text.toLocaleLowerCase();
+  const out: RequestWord[] = [];
+  for (const l of new Set([lang, detectLanguage(prompt, lang)])) {
+    for (const t of tokenize(prompt, l)) {
+      if (!t.content || /^\d+$/u.test(t.norm) || charCount(t.surface) < 2) continue;
+      const norm = foldWord(t.norm, lang);
+      const inText = spaceless || spacingOf(l) === "none" ? lower.includes(t.norm) : textWords.has(norm);
+      if (!inText && !out.some((w) => w.norm === norm)) out.push({ surface: t.surface, norm });
+    }
+  }
+  return out;
+}
+
+function containsWord(title: string, w: RequestWord, lang: string): boolean {
+  if (spacingOf(lang) === "none" || /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(w.surface)) {
+    return title.toLocaleLowerCase().includes(w.norm);
+  }
+  return tokenize(title, lang).some((t) => foldWord(t.norm, lang) === w.norm);
+}
+
+/** A title's content words, folded and sorted: two titles with the same key say the same in another order. */
+function wordingKey(title: string, lang: string): { set: string; sequence: string } {
+  const words =
+    spacingOf(lang) === "none"
+      ? [...title].filter((c) => /[\p{L}\p{N}]/u.test(c))
+      : tokenize(title, lang)
+          .filter((t) => t.content)
+          .map((t) => foldWord(t.norm, lang));
+  return { set: [...new Set(words)].sort().join(" "), sequence: words.join(" ") };
+}
 
 export function checkTitles(
   result: { titles: readonly string[]; headings: readonly string[] },
-  input: { numTitles: number; numHeadings: number },
+  input: { numTitles: number; numHeadings: number; text?: string; customPrompt?: string; language?: string },
 ): TitlesFailure[] {
   const failures: TitlesFailure[] = [];
   if (result.titles.length !== input.numTitles) {
@@ -86,6 +130,23 @@ export function checkTitles(
   result.headings.forEach((h, index) => {
     if (!h.trim()) failures.push({ kind: "empty_heading", index });
   });
+  if (input.text === undefined) return failures;
+  const lang = detectLanguage(input.text, input.language);
+  // The same words in another order ("Heat and trees" / "Trees and heat") are not another title.
+  const keys = result.titles.map((t) => wordingKey(t, lang));
+  keys.forEach((k, i) => {
+    const j = keys.findIndex((o, x) => x < i && o.set === k.set && o.sequence !== k.sequence);
+    if (k.set && j >= 0) failures.push({ kind: "reordered_title", title: result.titles[i], other: result.titles[j] });
+  });
+  // The custom request steers (angle, tone, form); its words that the text lacks never become content.
+  const prompt = input.customPrompt?.trim() ?? "";
+  if (prompt) {
+    const words = requestWordsOutsideText(prompt, input.text, lang);
+    for (const title of [...result.titles, ...result.headings]) {
+      for (const w of words)
+        if (containsWord(title, w, lang)) failures.push({ kind: "request_word", word: w.surface, title });
+    }
+  }
   return failures;
 }
 
@@ -108,6 +169,10 @@ export function describeFailure(f: SummaryFailure | TitlesFailure): string {
       return `Title ${f.index + 1} is empty.`;
     case "empty_heading":
       return `Heading ${f.index + 1} is empty.`;
+    case "reordered_title":
+      return `The title "${f.title}" only reorders the words of "${f.other}"; each title must say something different.`;
+    case "request_word":
+      return `"${f.title}" uses the word "${f.word}" from the user's request, which the text does not contain; the request only sets the angle, tone and form, so use the text's own words.`;
     case "duplicate_title":
       return `The title "${f.title}" appears more than once; all titles must be different.`;
   }

@@ -57,7 +57,7 @@ function phraseToken(t: WordToken, lang: string): boolean {
 }
 
 /** English plural folding for the phrase identity ("trees" and "tree" are one topic). */
-function foldWord(norm: string, lang: string): string {
+export function foldWord(norm: string, lang: string): string {
   if (lang !== "en" || norm.length <= 3) return norm;
   if (norm.endsWith("ies") && norm.length > 4) return `${norm.slice(0, -3)}y`;
   if (norm.endsWith("s") && !norm.endsWith("ss") && !norm.endsWith("us") && !norm.endsWith("is"))

@@ -1,7 +1,8 @@
 /**
  * The model engine: chat completions through the `openai` SDK (any compatible server via
  * OPENAI_BASE_URL), answering in structured JSON. Every answer is checked (required phrases present
- * verbatim, length within ±10%, a finished last sentence, exact and distinct counts); a failing answer is sent back with the
+ * verbatim, length within ±10%, a finished last sentence, exact counts, titles distinct in wording and free of
+ * the request's words that the text lacks); a failing answer is sent back with the
  * failures named and regenerated, at most TEXT_MAX_ATTEMPTS times in all.
  */
 import { AppError, charCount, headingBlocks, nonEmptyPhrases, textLines } from "@kikitori/shared";
@@ -126,7 +127,10 @@ export class OpenAiTextEngine implements TextEngine {
               ? ` There are only ${blocks.length} blocks: the remaining sub-headings continue the article's structure.`
               : ""),
           `Titles and sub-headings must be non-empty, specific to the text, and written in ${language}.`,
-          custom ? `The user's own request (follow it where it does not break the rules above): ${custom}` : "",
+          `Each title must differ from the others in its words, not only in their order.`,
+          custom
+            ? `The user's own request sets the angle, tone and form (follow it where it does not break the rules above), but it is not content: do not use any of its words that the text does not contain. Request: ${custom}`
+            : "",
           ``,
           blockText,
         ]
