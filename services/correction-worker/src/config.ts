@@ -9,8 +9,11 @@ export const correctionWorkerEnv = z.object({
   /** Jobs processed at once by this process (mostly waiting on the language model). */
   WORKER_CONCURRENCY: envInt(4, 1, 64),
   /**
-   * Longest a graceful shutdown may take (the running jobs finish first). Keep it above
-   * OPENAI_TIMEOUT_MS, the longest step (one language-model call), and the pod's grace period above it.
+   * Longest a graceful shutdown may take; the pod's grace period must be above it. A running
+   * correction finishes the section in hand (one language-model call, OPENAI_TIMEOUT_MS) and goes
+   * back to the queue; a section still running when a fifth of this time (at most 10 s) is left is
+   * given up and its job goes back too. Text jobs finish as they are, so keep it above
+   * OPENAI_TIMEOUT_MS.
    */
   SHUTDOWN_TIMEOUT_MS: envInt(150_000, 1_000),
   /** OpenAI-compatible chat server shared by the `openai` engines (OpenAI, vLLM, Ollama, LM Studio…). */

@@ -85,6 +85,14 @@ describe("runResumableSteps", () => {
     await expect(runResumableSteps({ count: 1, run: () => "x" }, { signal: cancel.signal })).rejects.toThrow(
       "cancelled",
     );
+    // A reason that is not an Error (BullMQ cancels with a string) becomes a retryable AppError.
+    const bullmq = new AbortController();
+    bullmq.abort("the worker's shutdown time is used up");
+    await expect(runResumableSteps({ count: 1, run: () => "x" }, { signal: bullmq.signal })).rejects.toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      retryable: true,
+      message: expect.stringContaining("shutdown time is used up"),
+    });
   });
 });
 

@@ -21,7 +21,7 @@ import {
   DEFAULT_SECTION_CHARS,
 } from "./port.ts";
 import { type Section, splitIntoSections } from "./sections.ts";
-import { runResumableSteps } from "./steps.ts";
+import { abortError, runResumableSteps } from "./steps.ts";
 
 export interface OpenAiEngineConfig {
   baseURL?: string;
@@ -251,7 +251,8 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
       const choice = res.choices?.[0];
       return { content: choice?.message?.content ?? null, truncated: choice?.finish_reason === "length" };
     } catch (err) {
-      if (err instanceof APIUserAbortError || signal?.aborted) throw signal?.reason ?? err;
+      if (signal?.aborted) throw abortError(signal, err);
+      if (err instanceof APIUserAbortError) throw err;
       if (err instanceof APIError) {
         const status = err.status;
         const retryable = isRetryableStatus(status);

@@ -8,6 +8,7 @@
  */
 
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { AppError } from "@kikitori/shared";
 import type { CorrectOptions } from "./port.ts";
 
 /** The correction stopped between two sections because the worker is shutting down; nothing is lost. */
@@ -20,6 +21,19 @@ export class StoppedAtBoundary extends Error {
   ) {
     super(`stopped between sections after ${done} of ${total} (shutting down)`);
   }
+}
+
+/**
+ * Why `signal` was aborted, as an Error: its reason when that is one, else a retryable
+ * SERVICE_UNAVAILABLE naming it (a reason may be any value, e.g. BullMQ's cancellation string).
+ */
+export function abortError(signal: AbortSignal, cause?: unknown): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  return new AppError("SERVICE_UNAVAILABLE", `the correction was cancelled: ${String(reason ?? "aborted")}`, {
+    retryable: true,
+    cause,
+  });
 }
 
 export interface ResumableSteps {
@@ -40,7 +54,7 @@ export interface ResumableSteps {
 export async function runResumableSteps(steps: ResumableSteps, opts: CorrectOptions = {}): Promise<string[]> {
   const out: string[] = [];
   for (let id = 0; id < steps.count; id++) {
-    opts.signal?.throwIfAborted();
+    if (opts.signal?.aborted) throw abortError(opts.signal);
     const stored = opts.resume?.get(id);
     if (stored !== undefined) {
       out[id] = stored;
