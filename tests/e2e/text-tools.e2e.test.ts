@@ -193,6 +193,13 @@ describe("/en/summary", () => {
     expect(await page.getByTestId("summary-remove-phrase-1").isDisabled()).toBe(true);
     await page.getByTestId("summary-text").fill(article);
     expect(await page.getByTestId("summary-count").textContent()).toBe("3,743 characters");
+    // The length follows the text (about a third) until the user types one; then it stays theirs.
+    expect(await page.getByTestId("summary-length").inputValue()).toBe("1250");
+    await page.getByTestId("summary-text").fill(article.slice(0, 782));
+    expect(await page.getByTestId("summary-length").inputValue()).toBe("260");
+    await page.getByTestId("summary-length").fill("500");
+    await page.getByTestId("summary-text").fill(article);
+    expect(await page.getByTestId("summary-length").inputValue()).toBe("500");
     await ctx.close();
   });
 

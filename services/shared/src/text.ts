@@ -4,7 +4,9 @@ import type { ErrorCode } from "./errors.ts";
 /**
  * Summary length bounds and defaults (checked by checkSummaryRequest below). The minimum is 100 (the
  * first rule's 1,000 made a short interview impossible to summarise:
- * docs/decisions/0018-first-use-and-account-page.md); the default 3002 and "no longer than the text" stay.
+ * docs/decisions/0018-first-use-and-account-page.md); "no longer than the text" stays. The form's default
+ * follows the text (about a third of it, web/src/text-tools/logic.ts); 3002 is the default with no text yet
+ * (docs/decisions/0027-finished-summaries-steered-titles-billing-trust.md).
  */
 export const SUMMARY_LENGTH_MIN = 100;
 export const SUMMARY_LENGTH_MAX = 10_000;

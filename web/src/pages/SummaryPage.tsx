@@ -2,7 +2,6 @@ import {
   charCount,
   checkSummaryRequest,
   phrasesMissingFrom,
-  SUMMARY_LENGTH_DEFAULT,
   SUMMARY_LENGTH_MAX,
   SUMMARY_LENGTH_MIN,
 } from "@kikitori/shared";
@@ -15,7 +14,13 @@ import { usePageMeta } from "../components/usePageMeta.ts";
 import { useReveal } from "../components/useReveal.ts";
 import { formatAmount } from "../plan/format.ts";
 import { summarize } from "../text-tools/api.ts";
-import { intOf, nextSummaryProgress, progressTone, textFromNavigation } from "../text-tools/logic.ts";
+import {
+  intOf,
+  nextSummaryProgress,
+  progressTone,
+  suggestedSummaryLength,
+  textFromNavigation,
+} from "../text-tools/logic.ts";
 import { PhraseFields } from "../text-tools/PhraseFields.tsx";
 import { SummaryResult } from "../text-tools/SummaryResult.tsx";
 import { useTextTool } from "../text-tools/useTextTool.ts";
@@ -30,7 +35,9 @@ export function SummaryPage() {
   // "Summarise this interview" / "Titles for this interview" arrive with the interview text.
   const navState = useLocation().state;
   const [text, setText] = useState(() => textFromNavigation(navState));
-  const [length, setLength] = useState(String(SUMMARY_LENGTH_DEFAULT));
+  // The length follows the text (about a third of it) until the user types one: then it is theirs.
+  const [typedLength, setLength] = useState<string | null>(null);
+  const length = typedLength ?? String(suggestedSummaryLength(charCount(text)));
   const [phrases, setPhrases] = useState<string[]>(["", ""]);
   const [progress, setProgress] = useState(0);
   /** The last summary; null before the first one and while a new one is generated. */

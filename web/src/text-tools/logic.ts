@@ -1,5 +1,13 @@
 /** Pure parts of the summary and title screens (unit-tested). */
-import { headingBlocks, REQUIRED_PHRASES_MAX, REQUIRED_PHRASES_MIN, textLines } from "@kikitori/shared";
+import {
+  headingBlocks,
+  REQUIRED_PHRASES_MAX,
+  REQUIRED_PHRASES_MIN,
+  SUMMARY_LENGTH_DEFAULT,
+  SUMMARY_LENGTH_MAX,
+  SUMMARY_LENGTH_MIN,
+  textLines,
+} from "@kikitori/shared";
 
 /** Spec section 4: while waiting, the bar rises 1 per second up to 98; success sets 100. */
 export const SUMMARY_PROGRESS_CAP = 98;
@@ -13,6 +21,17 @@ export function progressTone(status: "idle" | "generating" | "done" | "failed"):
   if (status === "failed") return "failed";
   if (status === "done") return "done";
   return "running";
+}
+
+/**
+ * The desired length the form suggests for a text of `textChars` characters: about a third of it
+ * (rounded to tens), within the limits and never longer than the text. With no text yet, the spec's
+ * default. The form follows the text with it until the user types a length of their own.
+ */
+export function suggestedSummaryLength(textChars: number): number {
+  if (textChars <= 0) return SUMMARY_LENGTH_DEFAULT;
+  const third = Math.round(textChars / 30) * 10;
+  return Math.max(SUMMARY_LENGTH_MIN, Math.min(SUMMARY_LENGTH_MAX, textChars, third));
 }
 
 /** The phrase rows: adding stops at the maximum, removing keeps at least two rows. */

@@ -7,7 +7,30 @@ import {
   placeHeadings,
   progressTone,
   removePhraseRow,
+  suggestedSummaryLength,
 } from "./logic.ts";
+
+describe("the suggested summary length follows the text", () => {
+  it("is about a third of the text, in tens, within 100–10,000 and never longer than the text", () => {
+    // "Summarise this interview" on a 782-character text: no longer the default 3002.
+    expect(suggestedSummaryLength(782)).toBe(260);
+    expect(suggestedSummaryLength(3000)).toBe(1000);
+    expect(suggestedSummaryLength(3743)).toBe(1250);
+    expect(suggestedSummaryLength(250)).toBe(100);
+    // Shorter than the minimum: nothing fits both rules; the form shows the minimum and explains.
+    expect(suggestedSummaryLength(90)).toBe(100);
+    expect(suggestedSummaryLength(200_000)).toBe(10_000);
+    for (let n = 1; n < 40_000; n += 97) {
+      const s = suggestedSummaryLength(n);
+      if (n >= 100) expect(s).toBeLessThanOrEqual(Math.min(n, 10_000));
+      expect(s).toBeGreaterThanOrEqual(100);
+    }
+  });
+
+  it("with no text yet it is the spec's default", () => {
+    expect(suggestedSummaryLength(0)).toBe(3002);
+  });
+});
 
 describe("summary progress", () => {
   it("rises by 1 up to 98", () => {
