@@ -51,9 +51,12 @@ try {
       "--experimental-vm-modules",
       "--no-warnings=ExperimentalWarning",
       "node_modules/jest/bin/jest.js",
+      // Paths given without `--` (as `npm test -- some.test.ts` passes them) go before
+      // --selectProjects, which would otherwise take them for project names.
+      ...(rest.includes("--") ? [] : rest),
       "--selectProjects",
       ...run,
-      ...rest,
+      ...(rest.includes("--") ? rest : []),
     ],
     { stdio: "inherit", env: { ...process.env, NODE_ENV: "test" } },
   );
