@@ -50,8 +50,6 @@ $$;
 CREATE TRIGGER "transcription_jobs_search_vector"
     BEFORE INSERT OR UPDATE OF "title", "original_name", "transcription", "rewritten_text" ON "transcription_jobs"
     FOR EACH ROW EXECUTE FUNCTION "transcription_jobs_search_vector"();
-CREATE INDEX "transcription_jobs_search_fts" ON "transcription_jobs" USING GIN ("user_id", "search_vector");
-CREATE INDEX "transcription_jobs_search_trgm" ON "transcription_jobs" USING GIN (
-    "user_id",
-    (coalesce("title", '') || ' ' || "original_name" || ' ' || coalesce("transcription", '') || ' ' || coalesce("rewritten_text", '')) gin_trgm_ops
-);
+-- The two GIN search indexes are built by the next migration (20261126000001_workspace_search_indexes)
+-- with CREATE INDEX CONCURRENTLY, outside a transaction: built here, they would block every write to
+-- transcription_jobs for as long as indexing the whole library takes.
