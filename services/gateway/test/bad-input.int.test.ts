@@ -109,15 +109,16 @@ describe("bad input gets a clear 4xx with a stable code", () => {
     expect(code(rc)).toBe("INVALID_TOKEN");
   });
 
-  it("a failed registration (mail cannot be sent) leaves no account behind", async () => {
+  it("a registration whose mail cannot be sent leaves no account behind", async () => {
     const broken = await startTestGateway({ smtpUrl: "smtp://127.0.0.1:1" });
     try {
       const r = await api(broken.url, "POST", "/api/auth/register", {
         body: { email: "nomail@example.com", password: "long enough" },
       });
-      expect(r.status).toBe(503);
-      expect(code(r)).toBe("SERVICE_UNAVAILABLE");
-      expect(await broken.db.user.count()).toBe(0);
+      // The answer does not depend on the mail (a taken address answers alike); the account is
+      // undone once its verification mail fails, so the address can register again.
+      expect(r.status).toBe(202);
+      while ((await broken.db.user.count()) > 0) await new Promise((res) => setTimeout(res, 50));
       expect(await broken.db.emailToken.count()).toBe(0);
     } finally {
       await broken.close();

@@ -92,7 +92,8 @@ it("returns the usage record of a new user", async () => {
   const { token } = tokenLinkFrom((await smtp.waitFor((m) => m.to.includes(email))).raw);
   await api(t.url, "POST", "/api/auth/verify-email", { body: { token } });
   const login = await api(t.url, "POST", "/api/auth/login", { body: { email, password: "long enough" } });
-  const usage = await api(t.url, "GET", `/api/user-usage?uid=${reg.body.uid}`, { token: login.body.idToken });
+  expect(reg.status).toBe(202);
+  const usage = await api(t.url, "GET", `/api/user-usage?uid=${login.body.user.uid}`, { token: login.body.idToken });
   expect(usage.status).toBe(200);
   expect(usage.body).toEqual({
     totalMinutesUsed: 0,
@@ -105,7 +106,7 @@ it("returns the usage record of a new user", async () => {
     plan: "free",
     pendingPlan: null,
   });
-  const row = await t.db.user.findUniqueOrThrow({ where: { id: reg.body.uid } });
+  const row = await t.db.user.findUniqueOrThrow({ where: { id: login.body.user.uid } });
   expect(row.periodStart.getTime()).toBeGreaterThanOrEqual(before - 1000);
   expect(usage.body.resetDate).toBe(addMonthsAnchored(row.periodStart, 1).toISOString());
   const noUid = await api(t.url, "GET", "/api/user-usage", { token: login.body.idToken });

@@ -1,7 +1,6 @@
 /** The identity calls, each answer read through its shared schema (@kikitori/shared auth.ts). */
 import {
   acceptedResponseSchema,
-  authUserSchema,
   type Language,
   passwordResetCheckResponseSchema,
   sessionSchema,
@@ -16,10 +15,11 @@ const send = (path: string, body: unknown) => apiFetch(path, json(body)).then(()
 
 export const authApi = {
   register: (email: string, password: string, language: Language) =>
-    apiFetchParsed("/api/auth/register", bySchema(authUserSchema), "Unexpected registration answer", {
+    // 202 for a new and a taken address alike: either way the next step is in the mailbox.
+    apiFetchParsed("/api/auth/register", bySchema(acceptedResponseSchema), "Unexpected registration answer", {
       ...json({ email, password, language }),
-      okStatus: 201,
-    }),
+      okStatus: 202,
+    }).then(() => undefined),
   verifyEmail: (token: string) =>
     apiFetchParsed(
       "/api/auth/verify-email",

@@ -21,6 +21,7 @@ import {
   type Language,
   languageSchema,
   newPasswordSchema,
+  normalizeLanguage,
   type PaymentRow,
   pageUrl,
   passwordSchema,
@@ -106,13 +107,23 @@ export class AccountService {
     return this.d.auth.login(u.email, newPassword);
   }
 
-  /** Sends a confirmation link to the new address; the account keeps the old one until it is used. */
+  /**
+   * Sends a confirmation link to the new address; the account keeps the old one until it is used.
+   * A taken address answers the same (no account enumeration): its owner gets a mail saying someone
+   * tried to use it, and no link is made.
+   */
   async requestEmailChange(uid: string, password: string, newEmail: string, language: Language) {
     const u = await this.user(uid);
     await this.checkPassword(u.passwordHash, password);
     if (newEmail === u.email) throw new AppError("VALIDATION_FAILED", "This is already the account's e-mail address");
-    const taken = await this.d.db.user.findUnique({ where: { email: newEmail } });
-    if (taken) throw new AppError("EMAIL_ALREADY_IN_USE", "An account with this e-mail already exists");
+    const taken = await this.d.db.user.findUnique({ where: { email: newEmail }, select: { language: true } });
+    if (taken) {
+      const lang = normalizeLanguage(taken.language);
+      const link = pageUrl(this.d.config.PUBLIC_URL, lang, "login");
+      const mail = renderMail("emailChangeAttempt", lang, { app: this.d.config.APP_NAME, link });
+      await this.d.mailer.send({ to: newEmail, ...mail, link });
+      return { pendingEmail: newEmail };
+    }
     const now = this.now();
     const iat = Math.floor(now.getTime() / 1000);
     const token = await new SignJWT({ old: u.email, new: newEmail })
@@ -306,7 +317,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         summary: "Ask to change the e-mail: a confirmation link goes to the new address (202)",
         security,
         body: z.object({ password: passwordSchema, newEmail: emailSchema, language: languageSchema.default("en") }),
-        response: { 202: emailChangeResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        response: { 202: emailChangeResponseSchema, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (req, reply) => {

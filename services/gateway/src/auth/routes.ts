@@ -56,15 +56,17 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: limited,
       schema: {
         tags,
-        summary: "Create an account and send a verification e-mail",
+        summary:
+          "Create an account and send a verification e-mail (always 202: a taken address gets a mail to its owner instead)",
         body: registerBodySchema,
-        response: { 201: authUserSchema, ...errorResponses(400, 409, 429) },
+        response: { 202: acceptedResponseSchema, ...errorResponses(400, 429) },
       },
     },
     async (req, reply) => {
       await emailLimiter.hit("register", req.body.email);
-      const user = await auth.register(req.body.email, req.body.password, req.body.language);
-      return reply.code(201).send(user);
+      const { mail } = await auth.register(req.body.email, req.body.password, req.body.language);
+      afterAnswer(req.log, "registration mail", mail);
+      return reply.code(202).send({ message: "Check your e-mail to finish creating your account." });
     },
   );
 

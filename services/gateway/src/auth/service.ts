@@ -50,7 +50,13 @@ export class AuthService {
     this.now = d.now ?? (() => new Date());
   }
 
-  async register(email: string, password: string, language: Language): Promise<AuthUser> {
+  /**
+   * Registration answers alike for a new and a taken address (no account enumeration): both hash
+   * the password and try the insert; what differs is the mail, which the caller sends after the
+   * answer (`mail`). A new account gets its verification link; the owner of a taken address is told
+   * that someone tried to register with it.
+   */
+  async register(email: string, password: string, language: Language): Promise<{ mail: () => Promise<void> }> {
     const passwordHash = await hashPassword(password);
     const now = this.now();
     const uid = randomUUID();
@@ -81,19 +87,31 @@ export class AuthService {
         });
       });
     } catch (err) {
-      if (isUniqueViolation(err))
-        throw new AppError("EMAIL_ALREADY_IN_USE", "An account with this e-mail already exists");
+      if (isUniqueViolation(err)) return { mail: () => this.sendRegisterAttempt(email, language) };
       throw err;
     }
-    try {
-      await this.sendVerification(email, language, token);
-    } catch (err) {
-      // Without the mail the account could never be verified: undo it, so nothing is half-written.
-      await this.d.db.user.deleteMany({ where: { id: uid } });
-      this.d.logger.error({ err }, "verification mail could not be sent; registration undone");
-      throw new AppError("SERVICE_UNAVAILABLE", "Registration failed. Please try again.", { cause: err });
-    }
-    return { uid, email, emailVerified: false };
+    return {
+      mail: async () => {
+        try {
+          await this.sendVerification(email, language, token);
+        } catch (err) {
+          // Without the mail the account could never be verified: undo it, so the address is free
+          // to register again and nothing is half-written.
+          await this.d.db.user.deleteMany({ where: { id: uid, emailVerified: false } });
+          throw err;
+        }
+      },
+    };
+  }
+
+  /** Tells the owner of `email` that someone tried to register with it (in the owner's language). */
+  private async sendRegisterAttempt(email: string, language: Language): Promise<void> {
+    const owner = await this.d.db.user.findUnique({ where: { email }, select: { language: true } });
+    if (!owner) return;
+    const lang = normalizeLanguage(owner.language ?? language);
+    const link = pageUrl(this.d.config.PUBLIC_URL, lang, "passwordReset");
+    const mail = renderMail("registerAttempt", lang, { app: this.d.config.APP_NAME, link });
+    await this.d.mailer.send({ to: email, ...mail, link });
   }
 
   /** Sends a fresh verification link when the account exists and is unverified; silent otherwise. */

@@ -20,7 +20,11 @@ export type MailKind =
   | "planSwitched"
   | "renewalFailed"
   | "emailChange"
-  | "accountDeleted";
+  | "accountDeleted"
+  /** To the owner of an address someone tried to register with (registration answers alike). */
+  | "registerAttempt"
+  /** To the owner of an address another account tried to change its e-mail to. */
+  | "emailChangeAttempt";
 
 export interface MailText {
   subject: string;
