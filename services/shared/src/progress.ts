@@ -21,10 +21,38 @@ export const PROGRESS_STATUSES = [
 const base = { jobId: z.string(), correlationId: z.string().optional() };
 const pct = z.number().min(0).max(100);
 
+/**
+ * The named stages of a transcription, in order: finding the speech in the recording (voice activity
+ * detection), telling the voices apart (diarization; skipped without it), transcribing the parts.
+ */
+export const TRANSCRIPTION_STAGES = ["speech", "voices", "parts"] as const;
+export type TranscriptionStage = (typeof TRANSCRIPTION_STAGES)[number];
+
+/** The transcription progress (0–100) at the start of each stage; the parts then rise to 99. */
+export const STAGE_PROGRESS: Readonly<Record<TranscriptionStage, number>> = { speech: 5, voices: 6, parts: 8 };
+
+/**
+ * Transcription progress while parts (chunks) finish (`done` of `total`: seconds of chunk audio): from
+ * STAGE_PROGRESS.parts, rising to 99 (100 is "complete"); 5 when there is nothing to measure.
+ */
+export function partsProgress(done: number, total: number): number {
+  if (total <= 0) return STAGE_PROGRESS.speech;
+  const from = STAGE_PROGRESS.parts;
+  return Math.min(99, from + Math.floor(((99 - from) * Math.min(done, total)) / total));
+}
+
+/** Which stage a "Transcription in progress" event is at; with parts, which one (1-based) of how many. */
+const stageFields = {
+  stage: z.enum(TRANSCRIPTION_STAGES).optional(),
+  /** The part being transcribed (1-based: parts done + 1, at most `parts`). */
+  part: z.number().int().min(1).optional(),
+  parts: z.number().int().min(1).optional(),
+};
+
 export const progressEventSchema = z.discriminatedUnion("status", [
   z.object({ ...base, status: z.literal("File uploaded"), audioFileUrl: z.string() }),
   z.object({ ...base, status: z.literal("Transcription started"), transcriptionProgress: pct }),
-  z.object({ ...base, status: z.literal("Transcription in progress"), transcriptionProgress: pct }),
+  z.object({ ...base, status: z.literal("Transcription in progress"), transcriptionProgress: pct, ...stageFields }),
   z.object({
     ...base,
     status: z.literal("Transcription complete"),

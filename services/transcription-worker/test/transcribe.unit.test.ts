@@ -3,16 +3,37 @@ import { cleanSegments, collapseRepeats } from "../src/cleanup.ts";
 import { toResult } from "../src/engines/openai.ts";
 import { PocketSphinxEngine, parsePocketSphinxTimes } from "../src/engines/pocketsphinx.ts";
 import { cpuProblem } from "../src/engines/whisper.ts";
-import { placeSegments } from "../src/handlers/chunk.ts";
+import { partsEta, placeSegments } from "../src/handlers/chunk.ts";
 import { chunkProgress, joinSegments } from "../src/handlers/transcribe.ts";
 import { readWavMono16k } from "../src/wav.ts";
 
 describe("chunkProgress", () => {
-  it("rises from 5 to 99 as chunks finish", () => {
+  it("rises from the parts stage's start (8) to 99 as chunks finish", () => {
     expect([chunkProgress(0, 4), chunkProgress(1, 4), chunkProgress(2, 4), chunkProgress(4, 4)]).toEqual([
-      5, 28, 52, 99,
+      8, 30, 53, 99,
     ]);
     expect(chunkProgress(0, 0)).toBe(5);
+  });
+});
+
+describe("partsEta", () => {
+  const at = (s: number) => new Date(1_000_000 + s * 1000);
+  it("measures the rate from when the first part began, not from the job's start", () => {
+    // Parts of 30 s; the first began at 100 s (done at 110 s after 10 s of engine time), now 130 s:
+    // 30 s of wall time for 60 s of audio done, 60 s of audio left → 30 s.
+    const chunks = [
+      { startSeconds: 0, endSeconds: 30, doneAt: at(110), engineSeconds: 10 },
+      { startSeconds: 30, endSeconds: 60, doneAt: at(125), engineSeconds: 12 },
+      { startSeconds: 60, endSeconds: 90, doneAt: null, engineSeconds: null },
+      { startSeconds: 90, endSeconds: 120, doneAt: null, engineSeconds: null },
+    ];
+    expect(partsEta(chunks, at(130), 120, 60)).toBe(30);
+  });
+
+  it("is unknown before any part is done and zero when all are", () => {
+    const chunk = { startSeconds: 0, endSeconds: 30, doneAt: null, engineSeconds: null };
+    expect(partsEta([chunk], at(5), 30, 0)).toBeNull();
+    expect(partsEta([{ ...chunk, doneAt: at(5), engineSeconds: 2 }], at(5), 30, 30)).toBe(0);
   });
 });
 

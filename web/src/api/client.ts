@@ -28,6 +28,41 @@ export interface ApiFetchOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   headers?: Record<string, string>;
+  /** Told how many bytes of the body are sent, as they go (an upload's real progress). */
+  onUploadProgress?: (loaded: number, total: number) => void;
+}
+
+/**
+ * `fetch` for a body whose sending is followed: XMLHttpRequest (fetch reports no upload progress),
+ * answered as a Response so the rest of apiFetch reads it the same way.
+ */
+function sendWithProgress(
+  path: string,
+  init: { method: string; headers: Record<string, string>; body: FormData; signal: AbortSignal },
+  onProgress: (loaded: number, total: number) => void,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(init.method, path);
+    for (const [k, v] of Object.entries(init.headers)) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded, e.total);
+    };
+    xhr.onload = () => {
+      const headers = new Headers();
+      for (const line of xhr.getAllResponseHeaders().trim().split(/\r?\n/)) {
+        const i = line.indexOf(":");
+        if (i > 0) headers.append(line.slice(0, i).trim(), line.slice(i + 1).trim());
+      }
+      const empty = xhr.status === 204 || xhr.status === 205;
+      resolve(new Response(empty ? null : xhr.responseText, { status: xhr.status, headers }));
+    };
+    xhr.onerror = () => reject(new TypeError("Network error"));
+    xhr.onabort = () => reject(new DOMException("The request was aborted.", "AbortError"));
+    if (init.signal.aborted) return xhr.abort();
+    init.signal.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(init.body);
+  });
 }
 
 function userAgent(): string {
@@ -66,12 +101,11 @@ async function send(path: string, opts: ApiFetchOptions, token: string | null): 
   if (opts.signal?.aborted) timeout.abort();
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    return await fetch(path, {
-      method: opts.method ?? (body ? "POST" : "GET"),
-      headers,
-      body,
-      signal: timeout.signal,
-    });
+    const init = { method: opts.method ?? (body ? "POST" : "GET"), headers, body, signal: timeout.signal };
+    if (opts.onUploadProgress && body instanceof FormData) {
+      return await sendWithProgress(path, { ...init, body }, opts.onUploadProgress);
+    }
+    return await fetch(path, init);
   } catch (e) {
     if (timedOut) throw new ApiError("TIMEOUT", 0, "The request timed out.");
     if (opts.signal?.aborted) throw e;

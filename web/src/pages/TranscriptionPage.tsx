@@ -126,7 +126,13 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
             {job.shown ? <NoticeBox notice={job.shown} contactUrl={config.contactUrl} /> : null}
 
             {state.phase !== "idle" ? (
-              <ProgressBar phase={state.phase} value={state.progress} audio={state.audio} />
+              <ProgressBar
+                phase={state.phase}
+                value={state.progress}
+                audio={state.audio}
+                stage={state.stage}
+                upload={state.upload}
+              />
             ) : null}
 
             <button

@@ -1,23 +1,65 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
-import { type AudioProgress, barTone, isTerminal, type Phase } from "./progress.ts";
-import { etaParts, formatClock } from "./time.ts";
+import {
+  type AudioProgress,
+  barTone,
+  isTerminal,
+  type Phase,
+  type StageProgress,
+  type UploadProgress,
+} from "./progress.ts";
+import { etaParts, formatClock, formatMegabytes, remainingEta } from "./time.ts";
+
+/** The label of the bar: the phase, or while transcribing the stage it is at (part n of m). */
+function phaseLabel(
+  t: (key: string, opts?: Record<string, unknown>) => string,
+  phase: Phase,
+  stage?: StageProgress | null,
+) {
+  if (phase === "transcribing" && stage) {
+    if (stage.name === "speech") return t("transcription.phases.findingSpeech");
+    if (stage.name === "voices") return t("transcription.phases.tellingVoices");
+    if (stage.part && stage.parts) {
+      return t("transcription.phases.transcribingPart", { part: stage.part, parts: stage.parts });
+    }
+  }
+  return t(`transcription.phases.${phase}`);
+}
 
 /**
- * The job's progress bar: phase label, percentage, colour by state (neutral while running, success when
- * done, error only on failure);
- * while transcribing, how much of the recording is done and about how long is left.
+ * The job's progress bar: the phase (or the transcription's stage: finding speech, telling voices
+ * apart, transcribing part n of m) and percentage, colour by state (neutral while running, success
+ * when done, error only on failure); while uploading, how much of the file is sent; while
+ * transcribing, how much of the recording is done and about how long is left.
  */
-export function ProgressBar({ phase, value, audio }: { phase: Phase; value: number; audio?: AudioProgress | null }) {
+export function ProgressBar({
+  phase,
+  value,
+  audio,
+  stage,
+  upload,
+}: {
+  phase: Phase;
+  value: number;
+  audio?: AudioProgress | null;
+  stage?: StageProgress | null;
+  upload?: UploadProgress | null;
+}) {
   const { t } = useTranslation();
   const lang = useLang();
-  const label = t(`transcription.phases.${phase}`);
+  const label = phaseLabel(t, phase, stage);
   const rounded = Math.round(value * 10) / 10;
   return (
     <div className="tx-progress-block">
       <div className="tx-progress-head">
-        <span className="tx-phase-label" data-testid="tx-phase-label" aria-live="polite">
+        <span
+          className="tx-phase-label"
+          data-testid="tx-phase-label"
+          data-stage={phase === "transcribing" ? stage?.name : undefined}
+          aria-live="polite"
+        >
           {isTerminal(phase) ? null : <span className="spinner" aria-hidden="true" />}
           {label}
         </span>
@@ -37,16 +79,47 @@ export function ProgressBar({ phase, value, audio }: { phase: Phase; value: numb
       >
         <div className="tx-progress-fill" style={{ inlineSize: `${Math.min(100, Math.max(0, value))}%` }} />
       </div>
+      {phase === "uploading" && upload && upload.total > 0 ? (
+        <p
+          className="tx-audio-progress"
+          data-testid="tx-upload-progress"
+          data-sent={upload.sent}
+          data-total={upload.total}
+        >
+          {t("transcription.uploadProgress", {
+            sent: formatMegabytes(upload.sent, lang),
+            total: formatMegabytes(upload.total, lang),
+          })}
+        </p>
+      ) : null}
       {phase === "transcribing" && audio && audio.total > 0 ? <AudioProgressLabel audio={audio} /> : null}
     </div>
   );
 }
 
-/** "2:30 of 10:00 transcribed · about 1 min left" (the estimate only when the server has one). */
+/** Seconds since `eta` last changed, ticking once a second while there is one. */
+function useSecondsSince(eta: number | null): number {
+  const [since, setSince] = useState(() => ({ eta, at: Date.now() }));
+  const [now, setNow] = useState(() => Date.now());
+  if (since.eta !== eta) setSince({ eta, at: Date.now() });
+  useEffect(() => {
+    if (eta === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [eta]);
+  return Math.max(0, (now - since.at) / 1000);
+}
+
+/**
+ * "2:30 of 10:00 transcribed · about 1 min left": the estimate (when the server has one, from the rate
+ * measured on the parts done) counts down between updates but never to nothing while work is left.
+ */
 function AudioProgressLabel({ audio }: { audio: AudioProgress }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const eta = etaParts(audio.eta);
+  const elapsed = useSecondsSince(audio.eta);
+  const left = remainingEta(audio.eta, elapsed);
+  const eta = etaParts(left);
   return (
     <p className="tx-audio-progress" data-testid="tx-audio-progress" data-done={audio.done} data-total={audio.total}>
       <span>
@@ -58,7 +131,7 @@ function AudioProgressLabel({ audio }: { audio: AudioProgress }) {
       {eta ? (
         <>
           <span aria-hidden="true"> · </span>
-          <span data-testid="tx-eta" data-value={audio.eta}>
+          <span data-testid="tx-eta" data-value={left === null ? undefined : Math.round(left)}>
             {t(eta.unit === "seconds" ? "transcription.etaSeconds" : "transcription.etaMinutes", { count: eta.count })}
           </span>
         </>

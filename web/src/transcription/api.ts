@@ -35,6 +35,7 @@ export async function uploadAudio(
   },
   meta: { uid: string; language: string; uiLanguage: string },
   signal?: AbortSignal,
+  onProgress?: (sent: number, total: number) => void,
 ): Promise<{ message: string; jobId: string }> {
   const form = new FormData();
   form.append("file", file, file.name);
@@ -53,6 +54,7 @@ export async function uploadAudio(
     signal,
     timeoutMs: UPLOAD_TIMEOUT_MS,
     okStatus: 202,
+    onUploadProgress: onProgress,
   });
 }
 

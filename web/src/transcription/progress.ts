@@ -2,8 +2,9 @@
  * The transcription screen's job state, as a pure reducer.
  *
  * UI phases and the value of the one progress bar:
- * 1. uploading            0 → 5, creeping 0.5 per second until the upload response
- * 2. transcribing         the server's transcriptionProgress, shown between 5 and 99
+ * 1. uploading            0 → 5, with the bytes sent (the browser's upload progress)
+ * 2. transcribing         the server's transcriptionProgress, shown between 5 and 99, at a named
+ *                         stage (finding speech, telling voices apart, transcribing part n of m)
  * 3. startingCorrection   100 (transcription done, correction at 0)
  * 4. correcting           the server's correctionProgress, shown between 1 and 99
  * 5. complete             100
@@ -24,13 +25,14 @@ import {
   type ProgressEvent,
   type SegmentsEvent,
   type TranscriptionSnapshot,
+  type TranscriptionStage,
   type TranscriptSegment,
 } from "@kikitori/shared";
 import { audioPercent } from "./time.ts";
 
 export type Phase = "idle" | "uploading" | "transcribing" | "startingCorrection" | "correcting" | "complete" | "failed";
 
-export const UPLOAD_STEP = 0.5;
+/** The bar's value when the upload is fully sent (the rest is the server's work). */
 export const UPLOAD_CAP = 5;
 /** Most events buffered while the upload response (and so the job id) is still outstanding. */
 const PENDING_MAX = 50;
@@ -44,6 +46,20 @@ export interface JobError {
   link?: string;
   /** Which stage failed (transcription, correction), when the server says. */
   stage?: string | null;
+}
+
+/** The named stage of a running transcription, from the server's progress events. */
+export interface StageProgress {
+  name: TranscriptionStage;
+  /** With "parts": the part being transcribed (1-based) of how many. */
+  part: number | null;
+  parts: number | null;
+}
+
+/** How much of the file is sent, from the browser's upload progress. */
+export interface UploadProgress {
+  sent: number;
+  total: number;
 }
 
 /** How far the transcription is in the recording, from the segments events. */
@@ -76,6 +92,10 @@ export interface TranscriptionState {
   /** Chunk indexes whose segments were taken: a chunk sent twice is ignored. */
   chunksSeen: number[];
   audio: AudioProgress | null;
+  /** The transcription's named stage, once the server says (null before, and after transcribing). */
+  stage: StageProgress | null;
+  /** Bytes of the file sent while uploading. */
+  upload: UploadProgress | null;
   /** Audio language asked for at upload ("auto" or a Whisper code); null when not known. */
   audioLanguage: string | null;
   /** Language in use: detected (with "auto") or reported by the worker; null until known. */
@@ -93,7 +113,7 @@ export interface TranscriptionState {
 export type TranscriptionAction =
   | { type: "reset" }
   | { type: "uploadStart"; audioLanguage?: string }
-  | { type: "tick" }
+  | { type: "uploadProgress"; sent: number; total: number }
   | { type: "uploadAccepted"; jobId: string }
   | { type: "uploadFailed"; error: JobError }
   | { type: "event"; event: ProgressEvent }
@@ -119,6 +139,8 @@ export const initialTranscriptionState: TranscriptionState = {
   segments: [],
   chunksSeen: [],
   audio: null,
+  stage: null,
+  upload: null,
   audioLanguage: null,
   spokenLanguage: null,
   engine: null,
@@ -199,8 +221,11 @@ function applyEvent(state: TranscriptionState, event: ProgressEvent): Transcript
     case "File uploaded":
       return state.audioFileUrl === event.audioFileUrl ? state : { ...state, audioFileUrl: event.audioFileUrl };
     case "Transcription started":
-    case "Transcription in progress":
       return advance(state, "transcribing", transcribingValue(event.transcriptionProgress));
+    case "Transcription in progress": {
+      const next = advance(state, "transcribing", transcribingValue(event.transcriptionProgress));
+      return event.stage && next.phase === "transcribing" ? withStage(next, event) : next;
+    }
     case "Transcription complete": {
       const withText = { ...state, transcription: event.transcription, transcriptionTime: event.transcriptionTime };
       return advance(withText, "startingCorrection", 100);
@@ -235,6 +260,21 @@ function applyEvent(state: TranscriptionState, event: ProgressEvent): Transcript
     default:
       return state;
   }
+}
+
+const STAGE_RANK: Record<TranscriptionStage, number> = { speech: 0, voices: 1, parts: 2 };
+
+/** The stage an event names, unless the screen is already at a later one (events may come late). */
+function withStage(
+  state: TranscriptionState,
+  event: { stage?: TranscriptionStage; part?: number; parts?: number },
+): TranscriptionState {
+  if (!event.stage) return state;
+  const cur = state.stage;
+  if (cur && STAGE_RANK[event.stage] < STAGE_RANK[cur.name]) return state;
+  const part = event.part ?? null;
+  if (cur && cur.name === event.stage && (cur.part ?? 0) >= (part ?? 0)) return state;
+  return { ...state, stage: { name: event.stage, part, parts: event.parts ?? cur?.parts ?? null } };
 }
 
 /** Identity of a segment: the same start and text is the same piece of the transcript. */
@@ -404,9 +444,13 @@ export function transcriptionReducer(state: TranscriptionState, action: Transcri
         processing: true,
         audioLanguage: action.audioLanguage ?? null,
       };
-    case "tick":
-      if (state.phase !== "uploading" || state.progress >= UPLOAD_CAP) return state;
-      return { ...state, progress: Math.min(UPLOAD_CAP, state.progress + UPLOAD_STEP) };
+    case "uploadProgress": {
+      if (state.phase !== "uploading" || action.total <= 0) return state;
+      const sent = clamp(action.sent, 0, action.total);
+      const progress = (UPLOAD_CAP * sent) / action.total;
+      if (progress < state.progress) return state;
+      return { ...state, progress, upload: { sent, total: action.total } };
+    }
     case "uploadAccepted": {
       if (state.phase !== "uploading") return state;
       let next: TranscriptionState = {

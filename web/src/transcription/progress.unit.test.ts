@@ -75,21 +75,23 @@ describe("phase 1: uploading", () => {
     expect(s).toMatchObject({ phase: "uploading", progress: 0, processing: true, transcription: null, error: null });
   });
 
-  it("creeps 0.5 per tick and never above 5", () => {
-    const ticks = (n: number) =>
+  it("follows the bytes sent, up to 5, never backwards", () => {
+    const sent = (...parts: number[]) =>
       run(
-        Array.from({ length: n }, () => ({ type: "tick" }) as const),
+        parts.map((n) => ({ type: "uploadProgress", sent: n, total: 1000 }) as const),
         started,
-      ).progress;
-    expect(ticks(1)).toBe(0.5);
-    expect(ticks(4)).toBe(2);
-    expect(ticks(10)).toBe(5);
-    expect(ticks(30)).toBe(5);
+      );
+    expect(sent(250).progress).toBe(1.25);
+    expect(sent(250).upload).toEqual({ sent: 250, total: 1000 });
+    expect(sent(1000).progress).toBe(5);
+    expect(sent(2000).progress).toBe(5);
+    expect(sent(800, 400).progress).toBe(4);
   });
 
-  it("ticks do nothing outside the upload phase", () => {
-    expect(transcriptionReducer(accepted, { type: "tick" })).toBe(accepted);
-    expect(transcriptionReducer(initialTranscriptionState, { type: "tick" })).toBe(initialTranscriptionState);
+  it("upload progress does nothing outside the upload phase", () => {
+    const p = { type: "uploadProgress", sent: 1, total: 2 } as const;
+    expect(transcriptionReducer(accepted, p)).toBe(accepted);
+    expect(transcriptionReducer(initialTranscriptionState, p)).toBe(initialTranscriptionState);
   });
 
   it("the upload response moves to transcribing at 5", () => {
@@ -98,7 +100,10 @@ describe("phase 1: uploading", () => {
 
   it("an upload error stops processing and resets progress to 0", () => {
     const s = run(
-      [{ type: "tick" }, { type: "tick" }, { type: "uploadFailed", error: { code: "FILE_TOO_LARGE", status: 413 } }],
+      [
+        { type: "uploadProgress", sent: 10, total: 100 },
+        { type: "uploadFailed", error: { code: "FILE_TOO_LARGE", status: 413 } },
+      ],
       started,
     );
     expect(s).toMatchObject({ phase: "idle", progress: 0, processing: false, jobId: null });
@@ -144,6 +149,29 @@ describe("phase 2: transcribing", () => {
       accepted,
     );
     expect(s.progress).toBe(60);
+  });
+
+  it("names the stage: finding speech, telling voices apart, transcribing part n of m; never backwards", () => {
+    const s = run(
+      [
+        ev({ status: "Transcription in progress", transcriptionProgress: 5, stage: "speech" }),
+        ev({ status: "Transcription in progress", transcriptionProgress: 6, stage: "voices" }),
+      ],
+      accepted,
+    );
+    expect(s.stage).toEqual({ name: "voices", part: null, parts: null });
+    const parts = run(
+      [
+        ev({ status: "Transcription in progress", transcriptionProgress: 8, stage: "parts", part: 1, parts: 4 }),
+        ev({ status: "Transcription in progress", transcriptionProgress: 30, stage: "parts", part: 2, parts: 4 }),
+        // Late: an earlier stage, an earlier part.
+        ev({ status: "Transcription in progress", transcriptionProgress: 6, stage: "voices" }),
+        ev({ status: "Transcription in progress", transcriptionProgress: 8, stage: "parts", part: 1, parts: 4 }),
+      ],
+      s,
+    );
+    expect(parts.stage).toEqual({ name: "parts", part: 2, parts: 4 });
+    expect(parts.progress).toBe(30);
   });
 
   it("ignores other jobs' events", () => {

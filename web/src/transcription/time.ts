@@ -51,3 +51,22 @@ export function audioPercent(done: number, total: number): number | null {
   if (!Number.isFinite(done) || !Number.isFinite(total) || total <= 0) return null;
   return Math.min(100, Math.max(0, (100 * done) / total));
 }
+
+/**
+ * The estimate to show `elapsed` seconds after the server gave `eta`: counting down in between, but
+ * never to nothing while work is left (etaParts then reads "about 5 seconds"); null when there is none.
+ */
+export function remainingEta(eta: number | null, elapsed: number): number | null {
+  if (eta === null || !Number.isFinite(eta) || eta <= 0) return null;
+  return Math.max(1, eta - Math.max(0, elapsed));
+}
+
+/** A size in megabytes as the interface language writes it ("4.8 MB"). */
+export function formatMegabytes(bytes: number, locale: string): string {
+  const mb = bytes / (1024 * 1024);
+  try {
+    return new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(mb);
+  } catch {
+    return `${mb.toFixed(1)} MB`;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { audioPercent, etaParts, formatClock, isoDuration } from "./time.ts";
+import { audioPercent, etaParts, formatClock, isoDuration, remainingEta } from "./time.ts";
 
 describe("formatClock", () => {
   it("m:ss under an hour, h:mm:ss from an hour, fractions cut", () => {
@@ -51,5 +51,15 @@ describe("audio helpers", () => {
     expect(isoDuration(150)).toBe("PT150S");
     expect(isoDuration(12.3456)).toBe("PT12.346S");
     expect(isoDuration(-1)).toBe("PT0S");
+  });
+});
+
+describe("remainingEta", () => {
+  it("counts down from the server's estimate but never to nothing while work is left", () => {
+    expect(remainingEta(30, 10)).toBe(20);
+    expect(remainingEta(30, 45)).toBe(1);
+    expect(etaParts(remainingEta(30, 45))).toEqual({ unit: "seconds", count: 5 });
+    expect(remainingEta(null, 3)).toBeNull();
+    expect(remainingEta(0, 0)).toBeNull();
   });
 });

@@ -86,13 +86,6 @@ export function useTranscriptionJob(uid: string | null) {
     if (jobId) void loadSnapshot(jobId);
   }, [uid, store, loadSnapshot]);
 
-  // Phase 1: the bar creeps up 0.5 per second (to at most 5) until the upload answers.
-  useEffect(() => {
-    if (state.phase !== "uploading") return;
-    const timer = setInterval(() => dispatch({ type: "tick" }), 1000);
-    return () => clearInterval(timer);
-  }, [state.phase]);
-
   // Leaving the page cancels an unfinished upload.
   useEffect(() => () => uploadAbort.current?.abort(), []);
 
@@ -141,6 +134,8 @@ export function useTranscriptionJob(uid: string | null) {
         fields,
         { uid, language: audioLanguage, uiLanguage: lang },
         ctrl.signal,
+        // Phase 1 follows the bytes really sent.
+        (sent, total) => dispatch({ type: "uploadProgress", sent, total }),
       );
       if (ctrl.signal.aborted) return;
       dispatch({ type: "uploadAccepted", jobId });

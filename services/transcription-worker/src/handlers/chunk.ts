@@ -125,7 +125,15 @@ async function publishReadyChunks(
       const chunks = await tx.transcriptChunk.findMany({
         where: { jobId: p.jobId },
         orderBy: { index: "asc" },
-        select: { index: true, startSeconds: true, endSeconds: true, segments: true, doneAt: true, publishedAt: true },
+        select: {
+          index: true,
+          startSeconds: true,
+          endSeconds: true,
+          segments: true,
+          doneAt: true,
+          publishedAt: true,
+          engineSeconds: true,
+        },
       });
       const work = (c: (typeof chunks)[number]) => c.endSeconds - c.startSeconds;
       const total = chunks.reduce((t, c) => t + work(c), 0);
@@ -135,10 +143,10 @@ async function publishReadyChunks(
         if (!c.doneAt) break;
         if (!c.publishedAt) ready.push(c);
       }
-      const elapsed = job.started ? (now.getTime() - job.started.getTime()) / 1000 : 0;
-      const eta = done > 0 && elapsed > 0 ? Math.round((elapsed * (total - done)) / done) : null;
+      const eta = partsEta(chunks, now, total, done);
       const language = job.detected_language ?? (job.audio_language === "auto" ? null : job.audio_language);
       const lastIndex = chunks.length - 1;
+      const doneCount = chunks.filter((c) => c.doneAt).length;
       if (ready.length > 0) {
         await tx.transcriptChunk.updateMany({
           where: { jobId: p.jobId, index: { in: ready.map((c) => c.index) } },
@@ -173,10 +181,44 @@ async function publishReadyChunks(
         await deps.publish({
           userId: p.userId,
           correlationId: p.correlationId,
-          event: { jobId: p.jobId, status: "Transcription in progress", transcriptionProgress: progress },
+          event: {
+            jobId: p.jobId,
+            status: "Transcription in progress",
+            transcriptionProgress: progress,
+            stage: "parts",
+            part: Math.min(doneCount + 1, chunks.length),
+            parts: chunks.length,
+          },
         });
       }
     },
     { timeout: 15_000 },
   );
+}
+
+/**
+ * Seconds left transcribing, from the rate measured on the parts done so far: the wall time since the
+ * first part began (its finish time less its engine time; the splitting and the speaker analysis before
+ * it are not part of the rate) per second of audio done, times the audio left. Null before any part is
+ * done. Pure.
+ */
+export function partsEta(
+  chunks: ReadonlyArray<{
+    startSeconds: number;
+    endSeconds: number;
+    doneAt: Date | null;
+    engineSeconds: number | null;
+  }>,
+  now: Date,
+  total: number,
+  done: number,
+): number | null {
+  if (done <= 0 || total <= done) return done > 0 ? 0 : null;
+  let began = Number.POSITIVE_INFINITY;
+  for (const c of chunks) {
+    if (c.doneAt) began = Math.min(began, c.doneAt.getTime() - (c.engineSeconds ?? 0) * 1000);
+  }
+  const elapsed = (now.getTime() - began) / 1000;
+  if (!Number.isFinite(elapsed) || elapsed <= 0) return null;
+  return Math.round((elapsed * (total - done)) / done);
 }

@@ -6,9 +6,12 @@ import {
   AppError,
   type CorrectionJob,
   type ProgressEnvelope,
+  partsProgress,
+  STAGE_PROGRESS,
   segmentsText,
   type TranscriptionChunkJob,
   type TranscriptionJob,
+  type TranscriptionStage,
   type TranscriptSegment,
   transcriptionChunkJobSchema,
   transcriptionJobSchema,
@@ -54,13 +57,37 @@ export const chunkKey = (userId: string, jobId: string, index: number) =>
   `users/${userId}/jobs/${jobId}/chunk-${index}.wav`;
 export const chunkJobId = (jobId: string, index: number) => `${jobId}-c${index}`;
 
+/** Transcription progress while chunks finish: shared `partsProgress` (the clients show the same). */
+export const chunkProgress = partsProgress;
+
 /**
- * Transcription progress while chunks finish (`done` of `total`: seconds of chunk audio): 5 at the
- * start, rising to 99 (100 is "complete").
+ * Tells the job's owner which stage the transcription is at (and raises the stored progress to the
+ * stage's start, never lowering it), so the screen names what is happening from the first second.
  */
-export function chunkProgress(done: number, total: number): number {
-  if (total <= 0) return 5;
-  return Math.min(99, 5 + Math.floor((94 * done) / total));
+async function publishStage(
+  deps: Pick<TranscriptionDeps, "db" | "publish">,
+  p: { jobId: string; userId: string; correlationId?: string },
+  stage: TranscriptionStage,
+  parts?: number,
+): Promise<void> {
+  const progress = STAGE_PROGRESS[stage];
+  await deps.db.$executeRawUnsafe(
+    `UPDATE "transcription_jobs" SET "transcription_progress" = $2, "updated_at" = now()
+     WHERE "id" = $1::uuid AND "transcription_progress" < $2`,
+    p.jobId,
+    progress,
+  );
+  await deps.publish({
+    userId: p.userId,
+    correlationId: p.correlationId,
+    event: {
+      jobId: p.jobId,
+      status: "Transcription in progress",
+      transcriptionProgress: progress,
+      stage,
+      ...(parts ? { part: 1, parts } : {}),
+    },
+  });
 }
 
 /** The audio language in use: the detected one, else the one asked for ("auto" when neither is known). */
@@ -193,6 +220,7 @@ async function splitIntoChunks(
 ): Promise<void> {
   const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-tx-"));
   try {
+    await publishStage(deps, p, "speech");
     const src = path.join(dir, "source");
     await pipeline(await deps.store.get(row.audioKey), createWriteStream(src));
     const wav = path.join(dir, "audio.wav");
@@ -224,6 +252,7 @@ async function splitIntoChunks(
     // chunk is transcribed: each chunk's segments then get their speakers as they come.
     let speakerSpans: SpeakerSpan[] | null = null;
     if (deps.diarization) {
+      await publishStage(deps, p, "voices");
       speakerSpans = await deps.diarization.diarize(wav, speech, { speakers: row.speakerCount ?? undefined });
       log.info(
         {
@@ -253,6 +282,7 @@ async function splitIntoChunks(
         },
       }),
     ]);
+    await publishStage(deps, p, "parts", rows.length);
     const speechSeconds = speech.reduce((t, s) => t + (s.end - s.start), 0);
     log.info({ chunks: rows.length, duration, speechSeconds: Math.round(speechSeconds) }, "audio split");
   } finally {
