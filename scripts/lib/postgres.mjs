@@ -142,11 +142,18 @@ export async function startEmbeddedPostgres(url, { root, log }) {
     );
   }
 
-  // A server left running on this data dir by an earlier run that was killed (on another port, or
-  // it would have answered): stop it first, since one data dir takes one server.
+  // One data dir takes one server. One already running here listens on another port (or it would
+  // have answered): maybe another `npm start`/`npm test` with another DATABASE_URL is using it, so
+  // it is not stopped behind that command's back.
   if (spawnSync(pg_ctl, ["-D", dataDir, "status"], opts).status === 0) {
-    log("stopping the embedded PostgreSQL left running by an earlier run");
-    spawnSync(pg_ctl, ["-D", dataDir, "-m", "fast", "-w", "stop"], opts);
+    let other = "another port";
+    try {
+      other = `port ${readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[3]}`;
+    } catch {}
+    throw new Error(
+      `the PostgreSQL of var/postgres is already running, on ${other}, not ${port}.\n` +
+        "  Use that port in DATABASE_URL, or stop the command that started it (Ctrl-C).",
+    );
   }
   log(`starting PostgreSQL ${found.version} (from npm) on ${host}:${port}, data in var/postgres`);
   const logFile = path.join(dataDir, "server.log");

@@ -107,10 +107,22 @@ async function ensureRedis(url, log, warn) {
     if (await waitFor(host, port, port === 6379 ? 3000 : 0)) return { note: "Redis from Debian's package" };
   }
   if (has("redis-server")) {
-    log(`starting Redis on ${host}:${port}, data in var/redis`);
     const dir = path.join(root, "var/redis");
     mkdirSync(dir, { recursive: true });
     const pidFile = path.join(dir, "redis.pid");
+    // One var/redis takes one server: one already running on another port (or it would have
+    // answered) belongs to another run, which is left alone.
+    try {
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      process.kill(pid, 0);
+      throw new Error(
+        `the Redis of var/redis is already running (pid ${pid}), not on ${port}.\n` +
+          "  Use its port in REDIS_URL, or stop the command that started it (Ctrl-C).",
+      );
+    } catch (err) {
+      if (err.message.startsWith("the Redis")) throw err;
+    }
+    log(`starting Redis on ${host}:${port}, data in var/redis`);
     const args = ["--daemonize", "yes", "--bind", host, "--port", String(port), "--dir", dir];
     args.push("--pidfile", pidFile, "--appendonly", "yes", "--maxmemory-policy", "noeviction");
     args.push("--logfile", path.join(dir, "redis.log"));
