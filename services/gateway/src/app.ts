@@ -297,7 +297,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     prefix: "/api",
     db: deps.db,
     signer,
-    workspace: createWorkspace({ db: deps.db }),
+    workspace: createWorkspace({ db: deps.db, redis: deps.redis, redisPrefix: config.REDIS_PREFIX }),
   });
   await app.register(wsRoutes, { signer, hub, maxPerUser: config.WS_MAX_SOCKETS_PER_USER });
 

@@ -340,3 +340,89 @@ it("reports fidelity: traceable share, invented sentences and dropped passages",
   const running = await insertJob(t.db, uid, { status: "transcribing" });
   expect((await api(token, `/api/transcriptions/${running}/fidelity`)).status).toBe(409);
 });
+
+it("restores following each other fold into one version, like edits", async () => {
+  const { uid, token } = await user();
+  const jobId = await completedJob(uid);
+  let v = (
+    await api(token, `/api/transcriptions/${jobId}`, {
+      method: "PATCH",
+      body: { version: 1, rewrittenText: "edit one" },
+    })
+  ).body.version as number;
+  for (let i = 0; i < 10; i++) {
+    // Back and forth between the original and the edit: each restore is a new job version…
+    const target = i % 2 === 0 ? 1 : 2;
+    const r = await api(token, `/api/transcriptions/${jobId}/versions/${target}/restore`, {
+      method: "POST",
+      body: { version: v },
+    });
+    expect(r.status).toBe(200);
+    v = r.body.version;
+  }
+  // …but the kept rows do not grow: the original, the edit and one restore (the latest).
+  const rows = await t.db.transcriptVersion.findMany({ where: { jobId }, orderBy: { version: "asc" } });
+  expect(rows.map((r) => r.kind)).toEqual(["original", "edit", "restore"]);
+  expect(rows[2]).toMatchObject({ version: v, restoredFrom: 2 });
+});
+
+it("keeps the versions of a job within a byte budget, oldest edits first, never the original", async () => {
+  const { uid } = await user();
+  const jobId = await completedJob(uid);
+  const { createWorkspace } = await import("../src/workspace/edit.ts");
+  const budget = 50_000;
+  let clock = Date.now();
+  const ws = createWorkspace({ db: t.db, now: () => new Date(clock), limits: { keptVersionBytes: budget } });
+  for (let i = 0; i < 12; i++) {
+    clock += 10 * 60_000; // past the fold window: every edit is its own version
+    const job = await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } });
+    await ws.edit(job, { version: job.version, rewrittenText: `${i} ${"x".repeat(10_000)}` });
+  }
+  const rows = await t.db.transcriptVersion.findMany({ where: { jobId }, orderBy: { version: "asc" } });
+  expect(rows[0].kind).toBe("original");
+  const kept = rows.slice(1);
+  const bytes = kept.reduce(
+    (n, r) =>
+      n +
+      Buffer.byteLength(JSON.stringify(r.segments ?? "")) +
+      (r.rewrittenText?.length ?? 0) +
+      (r.transcription?.length ?? 0),
+    0,
+  );
+  expect(kept.length).toBeLessThan(12);
+  expect(kept.length).toBeGreaterThan(0);
+  expect(bytes).toBeLessThanOrEqual(budget + 2_000);
+  // The newest edit is kept.
+  expect(kept.at(-1)?.rewrittenText?.startsWith("11 ")).toBe(true);
+});
+
+it("limits writes per job: past the limit a PATCH answers 429 with Retry-After in the error shape", async () => {
+  const { uid, token } = await user();
+  const jobId = await completedJob(uid);
+  const { WRITES_PER_JOB_PER_MINUTE } = await import("../src/workspace/edit.ts");
+  let v = 1;
+  for (let i = 0; i < WRITES_PER_JOB_PER_MINUTE; i++) {
+    const r = await api(token, `/api/transcriptions/${jobId}`, {
+      method: "PATCH",
+      body: { version: v, title: `t${i}` },
+    });
+    expect(r.status).toBe(200);
+    v = r.body.version;
+  }
+  const over = await api(token, `/api/transcriptions/${jobId}`, {
+    method: "PATCH",
+    body: { version: v, title: "more" },
+  });
+  expect([over.status, over.body.error.code]).toEqual([429, "RATE_LIMITED"]);
+  expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+  const restore = await api(token, `/api/transcriptions/${jobId}/versions/1/restore`, {
+    method: "POST",
+    body: { version: v },
+  });
+  expect(restore.status).toBe(429);
+  // Another job of the same user is not affected.
+  const other = await completedJob(uid);
+  expect(
+    (await api(token, `/api/transcriptions/${other}`, { method: "PATCH", body: { version: 1, title: "x" } })).status,
+  ).toBe(200);
+});

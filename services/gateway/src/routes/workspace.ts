@@ -48,7 +48,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
         security: [{ bearer: [] }],
         params: jobParams,
         body: patchTranscriptionSchema,
-        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409) },
+        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409, 429) },
       },
     },
     async (req) => {
@@ -70,7 +70,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
         security: [{ bearer: [] }],
         params: jobParams,
         body: renameSpeakersSchema,
-        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409) },
+        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409, 429) },
       },
     },
     async (req) => {
@@ -126,7 +126,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
         security: [{ bearer: [] }],
         params: versionParams,
         body: restoreVersionSchema,
-        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409) },
+        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409, 429) },
       },
     },
     async (req) => {

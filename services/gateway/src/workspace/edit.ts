@@ -6,8 +6,10 @@
  *
  * Versions: before the first edit the AI output is kept as the "original"; each edit is kept, edits
  * following each other within EDIT_COALESCE_MS fold into one version (an autosave every few seconds
- * must not bury the original under hundreds of versions), a restore is always its own version, and at
- * most KEPT_EDITS edits are kept (the original always is).
+ * must not bury the original under hundreds of versions), and so do restores following each other.
+ * At most KEPT_EDITS edits and restores are kept, and at most KEPT_VERSION_BYTES of their texts, the
+ * oldest going first (the original always stays). Writes per job are limited to
+ * WRITES_PER_JOB_PER_MINUTE (429 with Retry-After), so a script cannot churn the store.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -24,6 +26,7 @@ import {
   type VersionKind,
 } from "@kikitori/shared";
 import { type Db, Prisma } from "@kikitori/shared/db";
+import type { Redis } from "@kikitori/shared/server";
 
 export type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
 type VersionRow = Prisma.TranscriptVersionGetPayload<Record<string, never>>;
@@ -31,10 +34,18 @@ type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$exten
 
 export const EDIT_COALESCE_MS = 5 * 60_000;
 export const KEPT_EDITS = 100;
+/** The texts of the kept edits and restores of one job, at most (the original is not counted). */
+export const KEPT_VERSION_BYTES = 16 * 1024 * 1024;
+/** Edits and restores of one job per minute (an autosave every few seconds in two tabs stays well under). */
+export const WRITES_PER_JOB_PER_MINUTE = 60;
 
 export interface WorkspaceDeps {
   db: Db;
   now?: () => Date;
+  /** Counts writes per job (shared by every gateway); without it writes are not limited. */
+  redis?: Redis;
+  redisPrefix?: string;
+  limits?: { keptVersionBytes?: number; writesPerJobPerMinute?: number };
 }
 
 /** The editable content of a job, as kept in a version. */
@@ -74,6 +85,24 @@ function conflict(current: number): AppError {
 export function createWorkspace(deps: WorkspaceDeps) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
+  const keptBytes = deps.limits?.keptVersionBytes ?? KEPT_VERSION_BYTES;
+  const writesPerMinute = deps.limits?.writesPerJobPerMinute ?? WRITES_PER_JOB_PER_MINUTE;
+
+  /** A fixed one-minute window per job, in Redis: past the limit, 429 with the seconds to wait. */
+  async function limitWrites(jobId: string): Promise<void> {
+    if (!deps.redis) return;
+    const key = `${deps.redisPrefix ?? "kikitori"}:rl:job-write:${jobId}`;
+    const [[, count], , [, ttl]] = (await deps.redis.multi().incr(key).expire(key, 60, "NX").ttl(key).exec()) as [
+      [Error | null, number],
+      [Error | null, number],
+      [Error | null, number],
+    ];
+    if (count > writesPerMinute) {
+      throw new AppError("RATE_LIMITED", "Too many changes to this transcription. Please wait a moment.", {
+        details: { retryAfterSeconds: Math.max(ttl, 1) },
+      });
+    }
+  }
 
   /** Writes `next` as version job.version + 1 if the row is still at job.version; keeps the versions. */
   async function write(job: JobRow, next: Content, kind: VersionKind, restoredFrom: number | null): Promise<JobRow> {
@@ -127,14 +156,18 @@ export function createWorkspace(deps: WorkspaceDeps) {
         },
       });
     }
+    // An edit folds into the edit just before it, a restore into the restore just before it.
     const fold =
-      v.kind === "edit" &&
-      latest?.kind === "edit" &&
+      v.kind !== "original" &&
+      latest?.kind === v.kind &&
       latest.version === before.version &&
       v.at.getTime() - latest.createdAt.getTime() < EDIT_COALESCE_MS;
     if (fold && latest) {
-      // Folded into the latest edit: no version was added, so none can be over the limit.
-      await tx.transcriptVersion.update({ where: { id: latest.id }, data: { version: v.version, ...data(next) } });
+      // Folded into the latest version: no version was added, so none can be over the limits.
+      await tx.transcriptVersion.update({
+        where: { id: latest.id },
+        data: { version: v.version, restoredFrom: v.restoredFrom, ...data(next) },
+      });
       return;
     }
     await tx.transcriptVersion.create({
@@ -154,11 +187,32 @@ export function createWorkspace(deps: WorkspaceDeps) {
       select: { id: true },
     });
     if (edits.length) await tx.transcriptVersion.deleteMany({ where: { id: { in: edits.map((e) => e.id) } } });
+    await pruneByBytes(tx, before.id);
+  }
+
+  /** Drops the oldest edits and restores past KEPT_VERSION_BYTES of text (never the newest, never the original). */
+  async function pruneByBytes(tx: Tx, jobId: string): Promise<void> {
+    const rows = await tx.$queryRaw<Array<{ id: string; bytes: bigint | number }>>`
+      SELECT id,
+             coalesce(octet_length(title), 0) + coalesce(octet_length(transcription), 0)
+               + coalesce(octet_length(rewritten_text), 0) + coalesce(octet_length(segments::text), 0)
+               + coalesce(octet_length(speakers::text), 0) AS bytes
+        FROM transcript_versions
+       WHERE job_id = ${jobId}::uuid AND kind <> 'original'
+       ORDER BY version DESC`;
+    let total = 0;
+    const drop: string[] = [];
+    rows.forEach((r, i) => {
+      total += Number(r.bytes);
+      if (i > 0 && total > keptBytes) drop.push(r.id);
+    });
+    if (drop.length) await tx.transcriptVersion.deleteMany({ where: { id: { in: drop } } });
   }
 
   return {
     /** Applies a PATCH (title, speaker names, segment texts, interview text) based on `body.version`. */
     async edit(job: JobRow, body: PatchTranscription): Promise<JobRow> {
+      await limitWrites(job.id);
       if (body.version !== job.version) throw conflict(job.version);
       const next = contentOf(job);
       if (body.title !== undefined) next.title = body.title ? body.title : null;
@@ -202,6 +256,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
 
     /** Brings back a kept version's texts and speakers as a new version (based on `baseVersion`). */
     async restore(job: JobRow, version: number, baseVersion: number): Promise<JobRow> {
+      await limitWrites(job.id);
       if (baseVersion !== job.version) throw conflict(job.version);
       if (job.status !== "completed")
         throw new AppError("JOB_NOT_READY", "The texts can be edited once the job is complete");
