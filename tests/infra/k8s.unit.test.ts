@@ -669,19 +669,29 @@ describe("worker autoscaling on BullMQ queue depth (KEDA)", () => {
       expect(s.spec.minReplicaCount).toBeGreaterThanOrEqual(1);
       expect(s.spec.maxReplicaCount).toBeGreaterThan(s.spec.minReplicaCount);
       const env = envOf(mainContainer(d), secret);
-      const lists = s.spec.triggers.map((t: any) => {
-        expect(t.type).toBe("redis");
-        expect(Number(t.metadata.listLength)).toBeGreaterThan(0);
-        expect(t.metadata.address).toBeUndefined();
-        expect(t.metadata.addressFromEnv).toBe("REDIS_ADDRESS");
-        expect(env.REDIS_ADDRESS).toBe(secret.REDIS_ADDRESS);
-        const auth = get(objs, "TriggerAuthentication", t.authenticationRef.name);
-        for (const ref of auth.spec.secretTargetRef) {
-          expect(ref.name).toBe("kikitori-secrets");
-          expect(Object.keys(secret)).toContain(ref.key);
-        }
-        return t.metadata.listName;
-      });
+      // Jobs waiting to retry (BullMQ's `delayed` sorted set) come from Prometheus, one trigger.
+      const delayed = s.spec.triggers.filter((t: any) => t.type === "prometheus");
+      expect(delayed).toHaveLength(1);
+      const q = /queue="([^"]+)", state="delayed"/.exec(delayed[0].metadata.query)?.[1];
+      expect(CONSUMES[target]).toContain(q);
+      expect(delayed[0].metadata.query).toContain(
+        `namespace="${objs.find((o) => o.kind === "ConfigMap")!.metadata.namespace}"`,
+      );
+      const lists = s.spec.triggers
+        .filter((t: any) => t.type !== "prometheus")
+        .map((t: any) => {
+          expect(t.type).toBe("redis");
+          expect(Number(t.metadata.listLength)).toBeGreaterThan(0);
+          expect(t.metadata.address).toBeUndefined();
+          expect(t.metadata.addressFromEnv).toBe("REDIS_ADDRESS");
+          expect(env.REDIS_ADDRESS).toBe(secret.REDIS_ADDRESS);
+          const auth = get(objs, "TriggerAuthentication", t.authenticationRef.name);
+          for (const ref of auth.spec.secretTargetRef) {
+            expect(ref.name).toBe("kikitori-secrets");
+            expect(Object.keys(secret)).toContain(ref.key);
+          }
+          return t.metadata.listName;
+        });
       // BullMQ's waiting and running jobs: <prefix>:<queue>:wait|active (tests/infra/queue-keys.int.test.ts).
       const queues = CONSUMES[target]!;
       const allowedLists = queues.flatMap((q) => [
