@@ -275,6 +275,25 @@ describe("pods and accounts", () => {
   });
 });
 
+describe("billing's internal secret", () => {
+  it.each([
+    ["dev", dev],
+    ["prod", prod],
+  ])("%s: gateway and billing share INTERNAL_TOKEN; billing never receives JWT_SECRET", (_n, objs) => {
+    const refs = (name: string) =>
+      Object.fromEntries(
+        objs
+          .find((o) => o.kind === "Deployment" && o.metadata.name === name)!
+          .spec.template.spec.containers[0].env.filter((e: any) => e.valueFrom?.secretKeyRef)
+          .map((e: any) => [e.name, e.valueFrom.secretKeyRef]),
+      );
+    const billing = refs("billing");
+    expect(billing.JWT_SECRET).toBeUndefined();
+    expect(billing.INTERNAL_TOKEN).toEqual({ name: "kikitori-secrets", key: "INTERNAL_TOKEN" });
+    expect(refs("gateway").INTERNAL_TOKEN).toEqual(billing.INTERNAL_TOKEN);
+  });
+});
+
 describe("object store", () => {
   it("names no withdrawn MinIO image in any config of the repository", () => {
     const files = execFileSync("git", ["ls-files", "k8s", "infra", "docker-compose.yml", ".env.example", ".ci"], {

@@ -123,10 +123,10 @@ const SECRET_KEYS: Record<App, string[]> = {
     "S3_SECRET_KEY",
     "OPENAI_API_KEY",
   ],
+  // No JWT_SECRET: billing checks calls with its own INTERNAL_TOKEN and cannot mint user tokens.
   billing: [
     "DATABASE_URL",
     "REDIS_URL",
-    "JWT_SECRET",
     "INTERNAL_TOKEN",
     "SMTP_URL",
     "STRIPE_SECRET_KEY",
