@@ -118,11 +118,18 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // Node would answer a missing Host with a bare 400; the hook below answers it in the error shape.
+    http: { requireHostHeader: false },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest("auth", null);
   installErrorHandler(app);
+  app.addHook("onRequest", async (req) => {
+    if (!req.headers.host && req.raw.httpVersion !== "1.0") {
+      throw new AppError("VALIDATION_FAILED", "The Host header is required (HTTP/1.1)");
+    }
+  });
   // No NUL byte or lone surrogate reaches a database, queue or worker (they would fail with a 5xx).
   app.addHook("preValidation", refuseUnstorableBody);
   app.addHook("onSend", securityHeadersHook(config.PUBLIC_URL));

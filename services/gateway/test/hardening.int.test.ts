@@ -227,6 +227,14 @@ describe("answers in the error shape, 4xx not 5xx", () => {
     expect(JSON.parse(res.body)).toEqual({ error: { code: "HEADERS_TOO_LARGE", message: expect.any(String) } });
   });
 
+  it("a request without Host gets a 400 in the error shape, not a bare one", async () => {
+    for (const path of ["/healthz", "/api/auth/account", "/api/nope"]) {
+      const res = await rawHttp(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(JSON.parse(res.body)).toEqual({ error: { code: "VALIDATION_FAILED", message: expect.any(String) } });
+    }
+  });
+
   it("416 has a body in the error shape", async () => {
     const { uid, email } = await insertVerifiedUser(t.db);
     const token = await t.gw.signer.sign({ sub: uid, email, email_verified: true });
