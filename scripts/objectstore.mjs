@@ -3,8 +3,13 @@
 // var/s3 and survives restarts. Every request must be signed with S3_ACCESS_KEY / S3_SECRET_KEY (or
 // their _FILE twins: `npm start` makes var/s3-access-key and var/s3-secret-key once); anonymous
 // requests are refused. Production points S3_ENDPOINT at MinIO or S3.
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { startEmbeddedS3 } from "./lib/embedded-s3.ts";
+import { makePrivateDir, tightenTree } from "./lib/private-files.mjs";
+
+// Everything s3rver writes (objects, their metadata, folders) is the owner's only: 0600 and 0700.
+// This process runs nothing else, so its umask is the simplest place to say so.
+process.umask(0o077);
 
 const secret = (name) => {
   const v =
@@ -19,7 +24,9 @@ const secret = (name) => {
 const port = Number(process.env.EMBEDDED_S3_PORT ?? 9000);
 const directory = process.env.EMBEDDED_S3_DIR ?? "var/s3";
 const bucket = process.env.S3_BUCKET ?? "kikitori";
-mkdirSync(directory, { recursive: true });
+makePrivateDir(directory);
+// Objects stored before this rule existed lose their group and other access too.
+tightenTree(directory);
 const server = await startEmbeddedS3({
   port,
   address: "127.0.0.1",

@@ -7,9 +7,10 @@
 // service; 6. prints the URL. Ctrl-C stops everything, the servers it started too; data stays in var/.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { makePrivateDir } from "./lib/private-files.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -57,8 +58,8 @@ async function die(m) {
   process.exit(1);
 }
 
-// Secrets of the embedded default, made once and kept under var/.
-mkdirSync("var", { recursive: true });
+// Secrets of the embedded default, made once and kept under var/ (the owner's only: 0700).
+makePrivateDir(path.join(root, "var"));
 const secretFile = path.join(root, "var/jwt-secret");
 if (!process.env.JWT_SECRET && !existsSync(secretFile)) {
   writeFileSync(secretFile, randomBytes(48).toString("base64url"), { mode: 0o600 });

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { escapeHtml } from "../html.ts";
@@ -58,11 +58,14 @@ export class FileMailer implements Mailer {
       text: msg.text,
       html: msg.html,
     });
-    await mkdir(this.dir, { recursive: true });
+    // The outbox holds reset and verification links: the owner's only (0700 folder, 0600 files).
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await chmod(this.dir, 0o700);
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
     const safeTo = msg.to.replace(/[^a-zA-Z0-9@._-]/g, "_");
     const file = path.join(this.dir, `${stamp}-${safeTo}.eml`);
-    await writeFile(file, info.message as Buffer);
+    await writeFile(file, info.message as Buffer, { mode: 0o600 });
+    await chmod(file, 0o600);
     this.logger.info({ file, to: msg.to, subject: msg.subject, link: msg.link }, "mail written to file (no SMTP_URL)");
   }
   async close(): Promise<void> {}
