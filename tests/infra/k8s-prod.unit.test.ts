@@ -7,6 +7,8 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { MAX_UPLOAD_BYTES } from "@kikitori/shared";
+import { gatewayEnv } from "../../services/gateway/src/config.ts";
 import { type K8sObject, podContainers, renderKustomization } from "./kustomize.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -272,6 +274,29 @@ describe("pods and accounts", () => {
       fits: true,
     });
     expect(Number(env.DEFAULT_POOL_SIZE)).toBeLessThanOrEqual(Number(env.MAX_DB_CONNECTIONS));
+  });
+});
+
+describe("gateway upload scratch", () => {
+  const mib = (q: string) => {
+    const m = /^(\d+)(Mi|Gi)$/.exec(q);
+    if (!m) throw new Error(`unexpected quantity ${q}`);
+    return Number(m[1]) * (m[2] === "Gi" ? 1024 : 1);
+  };
+  it.each([
+    ["dev", dev],
+    ["prod", prod],
+  ])("%s: /tmp holds the spool slots at the upload cap, within the container's ephemeral-storage limit", (_n, objs) => {
+    const d = objs.find((o) => o.kind === "Deployment" && o.metadata.name === "gateway")!;
+    const slots = Number(d.spec.template.metadata.annotations["kikitori.io/upload-spool-slots"]);
+    const perUser = Number(gatewayEnv.parse({ JWT_SECRET: "x".repeat(40) }).UPLOADS_IN_FLIGHT_PER_USER);
+    expect(slots % perUser).toBe(0); // whole users at their cap
+    expect(slots).toBeGreaterThanOrEqual(50 * perUser);
+    const tmp = d.spec.template.spec.volumes.find((v: { name: string }) => v.name === "tmp").emptyDir.sizeLimit;
+    const needed = (slots * MAX_UPLOAD_BYTES) / 2 ** 20 + 96;
+    expect({ tmpMiB: mib(tmp), needed, fits: mib(tmp) >= needed }).toEqual({ tmpMiB: mib(tmp), needed, fits: true });
+    const limit = d.spec.template.spec.containers[0].resources.limits["ephemeral-storage"];
+    expect(mib(limit)).toBeGreaterThan(mib(tmp));
   });
 });
 
