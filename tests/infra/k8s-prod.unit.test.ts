@@ -300,22 +300,58 @@ describe("gateway upload scratch", () => {
   });
 });
 
+/** A Deployment's main container, its env by name, and the Secret keys mounted into it as files. */
+const credentials = (objs: K8sObject[], name: string) => {
+  const pod = objs.find((o) => o.kind === "Deployment" && o.metadata.name === name)!.spec.template.spec;
+  const c = pod.containers[0];
+  const env = Object.fromEntries(c.env.map((e: any) => [e.name, e]));
+  const mounted = pod.volumes.filter((v: any) => c.volumeMounts.some((m: any) => m.name === v.name));
+  const sources = mounted.flatMap((v: any) => (v.projected?.sources ?? []).map((x: any) => x.secret).filter(Boolean));
+  const files = Object.fromEntries(
+    sources.flatMap((src: any) => src.items.map((i: any) => [i.path, { key: i.key, optional: Boolean(src.optional) }])),
+  );
+  const mountPath = c.volumeMounts.find((m: any) => m.name === mounted.find((v: any) => v.projected)?.name)?.mountPath;
+  return { env, files, mountPath };
+};
+
+describe("credentials as files", () => {
+  it.each([
+    ["dev", dev],
+    ["prod", prod],
+  ])("%s: every service reads its credentials from files of the Secret, none from the environment", (_n, objs) => {
+    const secret = objs.find((o) => o.kind === "Secret")!;
+    const keys = new Set([...Object.keys(secret.data ?? {}), ...Object.keys(secret.stringData ?? {})]);
+    for (const name of APPS) {
+      const { env, files, mountPath } = credentials(objs, name);
+      expect(mountPath).toBe("/run/secrets/kikitori");
+      // Left in the environment: REDIS_ADDRESS (read by KEDA, not the service) and the public Stripe key.
+      const fromEnv = Object.values(env)
+        .filter((e: any) => e.valueFrom?.secretKeyRef)
+        .map((e: any) => e.name);
+      expect(fromEnv.filter((n: string) => !["REDIS_ADDRESS", "STRIPE_PUBLISHABLE_KEY"].includes(n))).toEqual([]);
+      for (const [path, { key, optional }] of Object.entries(files) as Array<
+        [string, { key: string; optional: boolean }]
+      >) {
+        expect(env[`${key}_FILE`]?.value).toBe(`${mountPath}/${path}`);
+        if (!optional) expect({ name, key, inSecret: keys.has(key) }).toEqual({ name, key, inSecret: true });
+      }
+      expect(Object.keys(files)).toEqual(expect.arrayContaining(["DATABASE_URL", "REDIS_URL"]));
+    }
+  });
+});
+
 describe("billing's internal secret", () => {
   it.each([
     ["dev", dev],
     ["prod", prod],
   ])("%s: gateway and billing share INTERNAL_TOKEN; billing never receives JWT_SECRET", (_n, objs) => {
-    const refs = (name: string) =>
-      Object.fromEntries(
-        objs
-          .find((o) => o.kind === "Deployment" && o.metadata.name === name)!
-          .spec.template.spec.containers[0].env.filter((e: any) => e.valueFrom?.secretKeyRef)
-          .map((e: any) => [e.name, e.valueFrom.secretKeyRef]),
-      );
-    const billing = refs("billing");
-    expect(billing.JWT_SECRET).toBeUndefined();
-    expect(billing.INTERNAL_TOKEN).toEqual({ name: "kikitori-secrets", key: "INTERNAL_TOKEN" });
-    expect(refs("gateway").INTERNAL_TOKEN).toEqual(billing.INTERNAL_TOKEN);
+    const billing = credentials(objs, "billing");
+    const gateway = credentials(objs, "gateway");
+    expect(billing.files.JWT_SECRET).toBeUndefined();
+    expect(billing.env.JWT_SECRET ?? billing.env.JWT_SECRET_FILE).toBeUndefined();
+    expect(billing.files.INTERNAL_TOKEN).toEqual({ key: "INTERNAL_TOKEN", optional: false });
+    expect(gateway.files.INTERNAL_TOKEN).toEqual(billing.files.INTERNAL_TOKEN);
+    expect(gateway.files.JWT_SECRET).toEqual({ key: "JWT_SECRET", optional: false });
   });
 });
 

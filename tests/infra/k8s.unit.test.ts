@@ -170,21 +170,47 @@ type EnvVar = {
   valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
 };
 /** A container's own `env` values, secretKeyRefs resolved from `secret` (a missing optional key is left out). */
+/** Where the services' credential files are mounted (a projected volume of kikitori-secrets). */
+const SECRETS_DIR = "/run/secrets/kikitori/";
+/**
+ * A container's own `env` values, secretKeyRefs resolved from `secret` (a missing optional key is left
+ * out), and `<NAME>_FILE` pointing into the mounted Secret read the way the kubelet writes the file:
+ * NAME gets that key's value, as the service's config loading does.
+ */
 const envOf = (c: { env?: EnvVar[] }, secret: Record<string, string> = {}) => {
   const out: Record<string, string> = {};
   for (const e of c.env ?? []) {
     const ref = e.valueFrom?.secretKeyRef;
-    if (!ref) out[e.name] = e.value ?? "";
+    if (!ref && e.name.endsWith("_FILE") && e.value?.startsWith(SECRETS_DIR)) {
+      const key = e.value.slice(SECRETS_DIR.length);
+      if (key in secret) out[e.name.slice(0, -"_FILE".length)] = secret[key];
+    } else if (!ref) out[e.name] = e.value ?? "";
     else if (ref.key in secret) out[e.name] = secret[ref.key];
     else if (!ref.optional) throw new Error(`${e.name}: key ${ref.key} is not in the Secret`);
   }
   return out;
 };
-/** The Secret keys a container reads (secretKeyRef), and whether it takes a whole Secret (envFrom). */
-const secretKeysOf = (c: { env?: EnvVar[]; envFrom?: Array<{ secretRef?: unknown }> }) => ({
-  keys: (c.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.key] : [])),
-  wholeSecret: (c.envFrom ?? []).some((e) => e.secretRef),
-});
+/**
+ * The Secret keys a container reads (secretKeyRef, or files of a Secret volume it mounts, given its
+ * pod), and whether it takes a whole Secret (envFrom, or a Secret volume without `items`).
+ */
+const secretKeysOf = (
+  c: { env?: EnvVar[]; envFrom?: Array<{ secretRef?: unknown }>; volumeMounts?: Array<{ name: string }> },
+  pod?: { volumes?: any[] },
+) => {
+  const mounted = (pod?.volumes ?? []).filter((v) => (c.volumeMounts ?? []).some((m) => m.name === v.name));
+  const sources = mounted.flatMap((v) => [
+    ...(v.secret ? [{ ...v.secret, name: v.secret.secretName }] : []),
+    ...(v.projected?.sources ?? []).flatMap((src: any) => (src.secret ? [src.secret] : [])),
+  ]);
+  return {
+    keys: [
+      ...(c.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.key] : [])),
+      ...sources.flatMap((src: any) => (src.items ?? []).map((i: { key: string }) => i.key)),
+    ],
+    wholeSecret: (c.envFrom ?? []).some((e) => e.secretRef) || sources.some((src: any) => !src.items),
+  };
+};
 const secretOf = (objs: K8sObject[]) => secretValues(get(objs, "Secret", "kikitori-secrets"));
 const configOf = (objs: K8sObject[]) => get(objs, "ConfigMap", "kikitori-config").data as Record<string, string>;
 /** The parsed configuration a service's main container would start with. */
@@ -392,8 +418,9 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
   );
 
   it.each(APPS)("the %s container receives only its own Secret keys, by name", (name) => {
+    const pod = get(objs, "Deployment", name).spec.template.spec;
     for (const c of podContainers(get(objs, "Deployment", name)) as Array<Record<string, any>>) {
-      const { keys, wholeSecret } = secretKeysOf(c);
+      const { keys, wholeSecret } = secretKeysOf(c, pod);
       expect({ c: c.name, wholeSecret }).toEqual({ c: c.name, wholeSecret: false });
       expect({ c: c.name, foreign: keys.filter((k) => !SECRET_KEYS[name].includes(k)) }).toEqual({
         c: c.name,
@@ -401,7 +428,7 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
       });
     }
     if (name !== "billing") {
-      const keys = secretKeysOf(mainContainer(get(objs, "Deployment", name))).keys;
+      const keys = secretKeysOf(mainContainer(get(objs, "Deployment", name)), pod).keys;
       expect(keys.filter((k) => k.startsWith("STRIPE_"))).toEqual([]);
     }
   });
