@@ -3,10 +3,10 @@
 // processes and all). What the worker adds around it (object store, Postgres, queue) is milliseconds
 // per chunk. Used by scripts/bench-whisper.ts (`--pipeline`).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ffmpegPath } from "@kikitori/shared/server";
+import { ffmpegPath, sniffAudioFile } from "@kikitori/shared/server";
 import { cutWav, decodeToWav } from "../../services/transcription-worker/src/audio.ts";
 import { WhisperEngine } from "../../services/transcription-worker/src/engines/whisper.ts";
 import { detectSpeech, planSpeechChunks } from "../../services/transcription-worker/src/vad.ts";
@@ -61,7 +61,10 @@ export async function timePipeline(
   try {
     const t0 = performance.now();
     const wav = path.join(dir, "audio.wav");
-    const { duration } = await decodeToWav(recording, wav);
+    const head = readFileSync(recording).subarray(0, 8192);
+    const format = await sniffAudioFile(recording, head);
+    if (!format) throw new Error(`${recording}: not an accepted audio format`);
+    const { duration } = await decodeToWav(recording, wav, { format, stream: 0 });
     const t1 = performance.now();
     const speech = await detectSpeech(wav);
     const plan = planSpeechChunks(speech, duration, { target: chunkSeconds });

@@ -109,6 +109,50 @@ it("refuses to retry a job that did not fail, one whose audio is gone, and one t
   expect((await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: broke.jobId } })).status).toBe("failed");
 });
 
+it("a retried job holds its minutes again while it runs; a job that fails gives them back", async () => {
+  // Free plan (30 min): 20 min used, the failed recording is 2 min and holds nothing while failed.
+  const { uid, token, jobId } = await userWithJob({ status: "failed", failedStage: "transcription" }, 20 * 60);
+  const usage = async () => (await (await call(token, "GET", "/api/user-usage")).json()) as Record<string, number>;
+  expect((await call(token, "POST", `/api/transcriptions/${jobId}/retry`)).status).toBe(202);
+  expect((await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } })).reservedSeconds).toBe(120);
+  // A second in-flight job of 9 min no longer fits: 30 − 20 − 2 = 8 min left.
+  const other = await insertJob(t.db, uid, { status: "failed", durationSeconds: 540, failedStage: "transcription" });
+  const r = await call(token, "POST", `/api/transcriptions/${other}/retry`);
+  expect([r.status, ((await r.json()) as { error: { code: string } }).error.code]).toEqual([402, "QUOTA_EXCEEDED"]);
+  expect((await usage()).totalMinutesUsed).toBe(20);
+});
+
+it("deleting a job after its live text went out charges the seconds delivered, once", async () => {
+  const { uid, token, jobId } = await userWithJob({ status: "transcribing", reservedSeconds: 120 });
+  const chunk = (index: number, start: number, end: number, published: boolean) =>
+    t.db.transcriptChunk.create({
+      data: {
+        jobId,
+        index,
+        startSeconds: start,
+        endSeconds: end,
+        objectKey: `users/${uid}/jobs/${jobId}/chunk-${index}.wav`,
+        text: published ? "words" : null,
+        doneAt: published ? new Date() : null,
+        publishedAt: published ? new Date() : null,
+      },
+    });
+  await chunk(0, 0, 28.2, true);
+  await chunk(1, 30, 61.5, true);
+  await chunk(2, 62, 120, false);
+  expect((await call(token, "DELETE", `/api/transcriptions/${jobId}`)).status).toBe(204);
+  const user = await t.db.user.findUniqueOrThrow({ where: { id: uid } });
+  const events = await t.db.usageEvent.findMany({ where: { userId: uid } });
+  // Chunks go out in order: the two sent cover the recording up to 61.5 s.
+  expect(events.map((e) => [e.idempotencyKey, e.amount])).toEqual([[`transcription:${jobId}`, 62]]);
+  expect(user.secondsUsed).toBe(62);
+
+  // Nothing delivered: nothing charged.
+  const quiet = await userWithJob({ status: "transcribing", reservedSeconds: 120 });
+  expect((await call(quiet.token, "DELETE", `/api/transcriptions/${quiet.jobId}`)).status).toBe(204);
+  expect(await t.db.usageEvent.count({ where: { userId: quiet.uid } })).toBe(0);
+});
+
 it("searches the user's jobs by name, transcript and interview text, in any script, a page at a time", async () => {
   const first = await userWithJob({ originalName: "Osaka interview.mp3", transcription: "We opened a bakery." });
   const { uid, token } = first;

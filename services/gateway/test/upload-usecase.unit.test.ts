@@ -10,7 +10,7 @@ import {
   type SpeechStatus,
   uploadFieldsSchema,
 } from "@kikitori/shared";
-import { createJobQueues, type ProducerQueue } from "@kikitori/shared/server";
+import { createJobQueues, type ProducerQueue, sniffAudioFormat } from "@kikitori/shared/server";
 import {
   type NewTranscriptionJob,
   type UploadedFile,
@@ -37,7 +37,10 @@ function world(over: Partial<UploadPorts> = {}) {
     probed: 0,
     decoded: 0,
     secondsLeft: 3600,
-    probe: { durationSeconds: 60 } as { durationSeconds: number } | null,
+    probe: { durationSeconds: 60, stream: 0 } as { durationSeconds: number; stream: number } | null,
+    decodedWith: [] as unknown[][],
+    /** Seconds the user's plan still has when the row is written (another upload may have taken some). */
+    leftAtWrite: 3600,
     decodedSeconds: 60,
     speech: { ...SPEECH_STATUS_UNKNOWN, available: true, engine: "whisper", languages: "all" } as SpeechStatus,
   };
@@ -67,8 +70,10 @@ function world(over: Partial<UploadPorts> = {}) {
       s.probed++;
       return s.probe;
     },
-    decodedSeconds: async () => {
+    sniff: async (_path, head) => sniffAudioFormat(head),
+    decodedSeconds: async (...args) => {
       s.decoded++;
+      s.decodedWith.push(args);
       return s.decodedSeconds;
     },
     audio: {
@@ -81,8 +86,11 @@ function world(over: Partial<UploadPorts> = {}) {
       },
     },
     jobs: {
-      create: async (row) => {
+      createReserved: async (row) => {
+        if (s.leftAtWrite < row.reservedSeconds) return false;
+        s.leftAtWrite -= row.reservedSeconds;
         s.rows.push(row);
+        return true;
       },
     },
     queues,
@@ -139,7 +147,9 @@ it("stores, records, queues and announces an accepted recording", async () => {
       audioKey: key,
       audioFormat: "wav",
       audioBytes: 96_000,
+      audioStream: 0,
       durationSeconds: 60,
+      reservedSeconds: 60,
       originalName: "interview.wav",
       model: "meeting",
       interviewer: "Aki",
@@ -198,7 +208,7 @@ it("recognises the audio from its bytes, not its name", async () => {
 it("settles the minutes on the header before decoding, with the plan link in the user's language", async () => {
   const { s, service } = world();
   s.secondsLeft = 120;
-  s.probe = { durationSeconds: 600 };
+  s.probe = { durationSeconds: 600, stream: 0 };
   const err = await service.accept(request({}, { uiLanguage: "de" })).catch((e) => e);
   expect(err).toMatchObject({
     code: "QUOTA_EXCEEDED",
@@ -211,7 +221,7 @@ it("settles the minutes on the header before decoding, with the plan link in the
 it("counts what really decodes: a header that claims too little still meets the quota", async () => {
   const { s, service } = world();
   s.secondsLeft = 120;
-  s.probe = { durationSeconds: 60 };
+  s.probe = { durationSeconds: 60, stream: 0 };
   s.decodedSeconds = 121;
   expect(await codeOf(service.accept(request()))).toBe("QUOTA_EXCEEDED");
   expect(s.rows).toEqual([]);
@@ -246,7 +256,7 @@ it("answers 'try again' when the store fails, leaving nothing half-written", asy
 it("takes the stored audio back out when the job row cannot be written", async () => {
   const { s, service } = world({
     jobs: {
-      create: async () => {
+      createReserved: async () => {
         throw new Error("db down");
       },
     },
@@ -254,6 +264,28 @@ it("takes the stored audio back out when the job row cannot be written", async (
   await expect(service.accept(request())).rejects.toThrow("db down");
   expect(s.objects.size).toBe(0);
   expect(s.added).toEqual([]);
+});
+
+it("decodes and records the audio stream the probe chose, and reserves its decoded seconds", async () => {
+  const { s, service } = world();
+  s.probe = { durationSeconds: 18.5, stream: 1 };
+  s.decodedSeconds = 18.4;
+  await service.accept(request());
+  expect(s.decodedWith).toEqual([["/tmp/upload/audio", "wav", 1, 3601]]);
+  expect(s.rows[0]).toMatchObject({ audioStream: 1, durationSeconds: 18.4, reservedSeconds: 18 });
+});
+
+it("refuses with QUOTA_EXCEEDED, keeping nothing, when parallel uploads took the minutes before the row is written", async () => {
+  const { s, service } = world();
+  s.leftAtWrite = 59;
+  expect(await codeOf(service.accept(request()))).toBe("QUOTA_EXCEEDED");
+  expect(s.removed).toEqual([`users/${UID}/audio/${JOB}.wav`]);
+  expect({
+    objects: s.objects.size,
+    rows: s.rows.length,
+    added: s.added.length,
+    published: s.published.length,
+  }).toEqual({ objects: 0, rows: 0, added: 0, published: 0 });
 });
 
 it("queues only what the registry accepts", async () => {

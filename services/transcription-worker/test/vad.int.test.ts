@@ -52,7 +52,7 @@ async function compose(
   const raw = file(`${name}-raw.wav`);
   ffmpeg(...inputs, "-filter_complex", graph, "-c:a", "pcm_s16le", raw);
   const wav = file(`${name}.wav`);
-  const { duration } = await decodeToWav(raw, wav);
+  const { duration } = await decodeToWav(raw, wav, { format: "wav", stream: 0 });
   return { wav, duration };
 }
 

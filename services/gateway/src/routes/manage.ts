@@ -1,6 +1,13 @@
 import { AppError, type PlanName, type PlanQuota, QUEUES, transcriptionSnapshotSchema } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
-import { type JobQueues, type ObjectStore, secondsLeft } from "@kikitori/shared/server";
+import {
+  chargeableSeconds,
+  chargeSecondsOnce,
+  type JobQueues,
+  type ObjectStore,
+  releaseReservation,
+  withReservedSeconds,
+} from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
@@ -38,7 +45,21 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
     async (req, reply) => {
       const uid = assertUid(req, undefined);
       const job = await ownJob(db, uid, req.params.jobId);
-      const chunks = await db.transcriptChunk.findMany({ where: { jobId: job.id }, select: { objectKey: true } });
+      const chunks = await db.transcriptChunk.findMany({
+        where: { jobId: job.id },
+        select: { objectKey: true, startSeconds: true, endSeconds: true, publishedAt: true },
+      });
+      // Live text that already went out over the socket was delivered: deleting the job before its
+      // transcript is charged still charges the seconds of recording it covered, under the job's own
+      // key, so a transcript completing meanwhile is never charged twice.
+      // Chunks go out in order: what went out covers the recording up to the last published chunk's end.
+      const delivered = Math.max(0, ...chunks.filter((c) => c.publishedAt).map((c) => c.endSeconds));
+      if (delivered > 0) {
+        const seconds = Math.min(Math.ceil(delivered), chargeableSeconds(job.durationSeconds));
+        if (await chargeSecondsOnce(db, uid, seconds, `transcription:${job.id}`, undefined, job.id)) {
+          req.log.info({ jobId: job.id, seconds }, "live text delivered before the delete charged");
+        }
+      }
       // The row first: a worker still on the job then finds nothing and stops; the objects follow.
       await db.transcriptionJob.delete({ where: { id: job.id } });
       const keys = [job.audioKey, ...chunks.map((c) => c.objectKey)];
@@ -71,11 +92,20 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
       const atCorrection = job.transcription !== null && job.transcriptionTime !== null;
       if (!atCorrection) {
         if (isAudioExpired(job)) throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");
-        // Not charged yet (charging happens when the transcript is complete): the minutes must still be there.
+        // Not charged yet (charging happens when the transcript is complete): the minutes must still be
+        // there, and are held again (a failed job holds none) while it runs.
         const charged = await db.usageEvent.count({ where: { idempotencyKey: `transcription:${job.id}` } });
-        if (!charged && (await secondsLeft(db, uid, opts.quotas)) < Math.ceil(job.durationSeconds)) {
-          throw new AppError("QUOTA_EXCEEDED", "Not enough minutes left this month for this recording");
-        }
+        const seconds = chargeableSeconds(job.durationSeconds);
+        const held =
+          charged > 0 ||
+          (await withReservedSeconds(db, uid, seconds, opts.quotas, async (tx) => {
+            const n = await tx.transcriptionJob.updateMany({
+              where: { id: job.id, status: "failed" },
+              data: { reservedSeconds: seconds },
+            });
+            return n.count === 1;
+          }));
+        if (!held) throw new AppError("QUOTA_EXCEEDED", "Not enough minutes left this month for this recording");
       }
       const reset = await db.transcriptionJob.updateMany({
         where: { id: job.id, status: "failed" },
@@ -87,7 +117,10 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
           ...(atCorrection ? { correctionStartedAt: null, correctionProgress: 0 } : {}),
         },
       });
-      if (reset.count !== 1) throw new AppError("JOB_NOT_READY", "The job changed meanwhile; try again");
+      if (reset.count !== 1) {
+        if (!atCorrection) await releaseReservation(db, job.id);
+        throw new AppError("JOB_NOT_READY", "The job changed meanwhile; try again");
+      }
       // A fresh BullMQ id: the failed run's id is still in the queue's failed set.
       const runId = `${job.id}-retry-${Date.now()}`;
       if (atCorrection) {

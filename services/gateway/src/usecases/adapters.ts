@@ -18,7 +18,9 @@ import {
   releaseCount,
   reserveCount,
   secondsLeft,
+  sniffAudioFile,
   TEXT_RUN_STATUS,
+  withReservedSeconds,
 } from "@kikitori/shared/server";
 import { Semaphore } from "../routes/upload-guards.ts";
 import { TextJobTimeout, TextRunService } from "./text-run.ts";
@@ -41,16 +43,19 @@ export function createUploadService(deps: {
     speechStatus: () => readSpeechStatus(deps.redis, deps.redisPrefix),
     secondsLeft: (uid) => secondsLeft(deps.db, uid, deps.quotas),
     decodeSlot: () => decodes.acquire(DECODE_WAIT_MS),
-    probe: (file) => probeAudio(file),
-    decodedSeconds: (file, maxSeconds) => decodedSeconds(file, maxSeconds),
+    sniff: (file, head) => sniffAudioFile(file, head),
+    probe: (file, format) => probeAudio(file, format),
+    decodedSeconds: (file, format, stream, maxSeconds) => decodedSeconds(file, format, stream, maxSeconds),
     audio: {
       put: (key, file, bytes, contentType) => deps.store.put(key, createReadStream(file), bytes, contentType),
       remove: (key) => deps.store.remove(key),
     },
     jobs: {
-      create: async (row) => {
-        await deps.db.transcriptionJob.create({ data: row });
-      },
+      createReserved: (row) =>
+        withReservedSeconds(deps.db, row.userId, row.reservedSeconds, deps.quotas, async (tx) => {
+          await tx.transcriptionJob.create({ data: row });
+          return true;
+        }),
     },
     queues: deps.jobs,
     publish: (envelope) => publishProgress(deps.redis, deps.redisPrefix, envelope),

@@ -15,7 +15,7 @@ import {
   speechRefuses,
   type uploadFieldsSchema,
 } from "@kikitori/shared";
-import { type JobQueues, type Logger, mimeOf, sniffAudioFormat } from "@kikitori/shared/server";
+import { chargeableSeconds, type JobQueues, type Logger, mimeOf } from "@kikitori/shared/server";
 import type { z } from "zod";
 import { audioFileUrl } from "../routes/snapshot.ts";
 
@@ -60,7 +60,11 @@ export interface NewTranscriptionJob {
   audioMime: string;
   audioFormat: AudioFormat;
   audioBytes: number;
+  /** The audio stream measured and charged (0-based among the file's audio streams); the worker decodes it alone. */
+  audioStream: number;
   durationSeconds: number;
+  /** Held of the user's quota until the transcript is charged: what it will be charged (chargeableSeconds). */
+  reservedSeconds: number;
   originalName: string;
   model: UploadFields["model"];
   interviewer: string;
@@ -77,20 +81,29 @@ export interface NewTranscriptionJob {
 export interface UploadPorts {
   /** What the speech engine in use can transcribe (the workers publish it). */
   speechStatus(): Promise<SpeechStatus>;
-  /** Seconds of transcription left this period for the user. */
+  /** Seconds of transcription left this period for the user (in-flight uploads' reservations counted). */
   secondsLeft(userId: string): Promise<number>;
+  /** The container from the file's first bytes (`head`), reading past a long ID3 tag; null: not accepted audio. */
+  sniff(path: string, head: Buffer): Promise<AudioFormat | null>;
   /** Takes one of this gateway's decode slots (waiting up to DECODE_WAIT_MS); resolves to its release. */
   decodeSlot(): Promise<() => void>;
-  /** The length the file's header claims (ffprobe); null when it is no audio ffprobe can read. */
-  probe(path: string): Promise<{ durationSeconds: number } | null>;
-  /** Seconds that really decode, reading no further than `maxSeconds`. */
-  decodedSeconds(path: string, maxSeconds: number): Promise<number>;
+  /**
+   * The audio stream to use and the length it claims (ffprobe with the sniffed format's demuxer);
+   * null when it is no audio ffprobe can read.
+   */
+  probe(path: string, format: AudioFormat): Promise<{ durationSeconds: number; stream: number } | null>;
+  /** Seconds of that stream that really decode, reading no further than `maxSeconds`. */
+  decodedSeconds(path: string, format: AudioFormat, stream: number, maxSeconds: number): Promise<number>;
   /** The object store, for the recording. */
   audio: {
     put(key: string, path: string, bytes: number, contentType: string): Promise<void>;
     remove(key: string): Promise<void>;
   };
-  jobs: { create(row: NewTranscriptionJob): Promise<void> };
+  /**
+   * Records the job and reserves its seconds in one step, only while the user's plan still has them
+   * (with every other in-flight upload's reservation counted); false when it no longer does.
+   */
+  jobs: { createReserved(row: NewTranscriptionJob): Promise<boolean> };
   /** The registry's producer (services/shared/src/jobs.ts). */
   queues: Pick<JobQueues, "enqueue">;
   /** Tells the user's open sockets (progress fan-out). */
@@ -110,10 +123,12 @@ export class UploadService {
 
   /**
    * Checks the recording and queues its transcription: (1) a file that is there and not empty, in a
-   * language the engine hears; (2) audio recognised from its bytes, its header's length read
-   * (ffprobe); (3) the minutes left must cover it, settled before any decoding; (4) it must really
-   * decode, read no further than the minutes left (a header may claim less than there is); then it
-   * is stored under a per-user key, recorded, queued, and the user's sockets are told.
+   * language the engine hears; (2) audio recognised from its bytes, its audio stream chosen and its
+   * length read (ffprobe, with the sniffed format's demuxer); (3) the minutes left (in-flight uploads
+   * counted) must cover it, settled before any decoding; (4) that stream must really decode, read no
+   * further than the minutes left (a header may claim less than there is); then it is stored under a
+   * per-user key, recorded with its seconds reserved (atomically, so parallel uploads cannot overspend),
+   * queued, and the user's sockets are told.
    */
   async accept(req: UploadRequest): Promise<AcceptedUpload> {
     const p = this.ports;
@@ -129,7 +144,7 @@ export class UploadService {
       );
     }
 
-    const format = sniffAudioFormat(file.head);
+    const format = await p.sniff(file.path, file.head);
     if (!format) throw new AppError("UNSUPPORTED_AUDIO", "The file is not MP3, WAV, OGG, FLAC or AAC audio");
     const lang = normalizeLanguage(fields.uiLanguage ?? matchLanguage(fields.language));
     const left = await p.secondsLeft(uid);
@@ -141,11 +156,13 @@ export class UploadService {
       );
     const releaseDecode = await p.decodeSlot();
     let decoded: number;
+    let stream: number;
     try {
-      const probe = await p.probe(file.path);
+      const probe = await p.probe(file.path, format);
       if (!probe) throw new AppError("UNSUPPORTED_AUDIO", "The audio could not be read");
-      if (left < Math.ceil(probe.durationSeconds)) throw overQuota(probe.durationSeconds);
-      decoded = await p.decodedSeconds(file.path, left + 1);
+      if (left < chargeableSeconds(probe.durationSeconds)) throw overQuota(probe.durationSeconds);
+      stream = probe.stream;
+      decoded = await p.decodedSeconds(file.path, format, stream, left + 1);
       if (decoded < 0.5 || decoded < probe.durationSeconds * 0.5) {
         throw new AppError("UNSUPPORTED_AUDIO", "The audio is damaged or incomplete and could not be decoded");
       }
@@ -153,7 +170,7 @@ export class UploadService {
       releaseDecode();
     }
     const duration = decoded;
-    if (left < Math.ceil(duration)) throw overQuota(duration);
+    if (left < chargeableSeconds(duration)) throw overQuota(duration);
 
     const jobId = p.newId();
     const audioKey = audioKeyOf(uid, jobId, format);
@@ -165,9 +182,10 @@ export class UploadService {
       });
     });
     const { correlationId } = req;
-    // No job row, no object: a failed insert takes the stored audio back out.
-    await p.jobs
-      .create({
+    // No job row, no object: a failed insert (or a quota another upload took meanwhile) takes the
+    // stored audio back out.
+    const created = await p.jobs
+      .createReserved({
         id: jobId,
         userId: uid,
         correlationId,
@@ -175,7 +193,9 @@ export class UploadService {
         audioMime: mimeOf(format),
         audioFormat: format,
         audioBytes: file.bytes,
+        audioStream: stream,
         durationSeconds: duration,
+        reservedSeconds: chargeableSeconds(duration),
         originalName: file.name.slice(0, 255),
         model: fields.model,
         interviewer: fields.interviewer,
@@ -191,6 +211,10 @@ export class UploadService {
         await p.audio.remove(audioKey).catch(() => undefined);
         throw err;
       });
+    if (!created) {
+      await p.audio.remove(audioKey).catch(() => undefined);
+      throw overQuota(duration);
+    }
     // The job id doubles as BullMQ's: a second add of the same upload changes nothing.
     await p.queues.enqueue(
       QUEUES.transcription,

@@ -70,7 +70,14 @@ export async function markJobFailed(
   const code = error.code === "INTERNAL" ? stage.internalCode : error.code;
   const { count } = await deps.db.transcriptionJob.updateMany({
     where: { id: ids.jobId, status: stage.from },
-    data: { status: "failed", errorCode: code, errorMessage: error.message, failedStage: stage.name },
+    // A job that failed holds none of its owner's quota (a retry reserves again).
+    data: {
+      status: "failed",
+      errorCode: code,
+      errorMessage: error.message,
+      failedStage: stage.name,
+      reservedSeconds: 0,
+    },
   });
   if (count === 0) return;
   await deps.publish({

@@ -1,4 +1,5 @@
 import { execFile, spawnSync } from "node:child_process";
+import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import type { AudioFormat } from "../transcription.ts";
@@ -39,44 +40,150 @@ const MIME: Record<AudioFormat, string> = {
 export const mimeOf = (f: AudioFormat) => MIME[f];
 
 /**
- * Recognises the accepted containers from their first bytes (never from the name): MP3 (ID3 tag
- * or MPEG-1/2 Layer III frame sync), WAV (RIFF/WAVE), Ogg, FLAC, AAC in ADTS frames, and AAC in
- * MP4/M4A (ftyp box). An ID3 tag is skipped to find what follows it.
+ * The demuxer each accepted container is read with. Every ffprobe/ffmpeg call on a user's file forces
+ * it (and allows only the file protocol), so ffmpeg never guesses the format from the content: a
+ * playlist (HLS, ffconcat, SDP, …) dressed up as audio can then never make it open another file.
  */
-export function sniffAudioFormat(head: Uint8Array): AudioFormat | null {
+const DEMUXER: Record<AudioFormat, string> = {
+  mp3: "mp3",
+  wav: "wav",
+  ogg: "ogg",
+  flac: "flac",
+  aac: "aac",
+  m4a: "mov",
+};
+
+/** ffmpeg/ffprobe input options for a user's file of a sniffed format: that demuxer, local file only. */
+export function userMediaInput(file: string, format: AudioFormat): string[] {
+  return ["-protocol_whitelist", "file", "-f", DEMUXER[format], "-i", file];
+}
+
+const MPEG_BITRATES = {
+  v1: [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+  v2: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+};
+const MPEG_RATES: Record<number, number[]> = {
+  3: [44100, 48000, 32000],
+  2: [22050, 24000, 16000],
+  0: [11025, 12000, 8000],
+};
+
+/** Length in bytes of the MPEG audio Layer III frame whose header starts at `o`; 0 when none starts there. */
+function mp3FrameLength(h: Uint8Array, o: number): number {
+  if (o + 4 > h.length || h[o] !== 0xff || (h[o + 1] & 0xe0) !== 0xe0) return 0;
+  const version = (h[o + 1] >> 3) & 3; // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5, 1: reserved
+  const layer = (h[o + 1] >> 1) & 3; // 1: Layer III
+  const bitrateIndex = h[o + 2] >> 4;
+  const rateIndex = (h[o + 2] >> 2) & 3;
+  if (version === 1 || layer !== 1 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return 0;
+  const bitrate = (version === 3 ? MPEG_BITRATES.v1 : MPEG_BITRATES.v2)[bitrateIndex] * 1000;
+  const rate = MPEG_RATES[version][rateIndex];
+  return Math.floor(((version === 3 ? 144 : 72) * bitrate) / rate) + ((h[o + 2] >> 1) & 1);
+}
+
+/** Length of the ADTS (AAC) frame whose header starts at `o`; 0 when none starts there. */
+function adtsFrameLength(h: Uint8Array, o: number): number {
+  if (o + 7 > h.length || h[o] !== 0xff || (h[o + 1] & 0xf6) !== 0xf0) return 0;
+  if (((h[o + 2] >> 2) & 0x0f) > 12) return 0; // sampling frequency index
+  const len = ((h[o + 3] & 0x03) << 11) | (h[o + 4] << 3) | (h[o + 5] >> 5);
+  return len >= 7 ? len : 0;
+}
+
+/**
+ * A real stream of frames at `o`: a valid frame header, and a valid next one right where the first
+ * frame ends (one frame-like header is not enough: text after a 0xFF byte can look like one). Frames
+ * are at most a few KiB, so both lie within the bytes sniffed.
+ */
+function framesAt(h: Uint8Array, o: number, frameLength: (h: Uint8Array, o: number) => number): boolean {
+  const len = frameLength(h, o);
+  return len > 0 && frameLength(h, o + len) > 0;
+}
+
+/** Bytes an ID3v2 tag at the start takes (header, body and footer); 0 without one. */
+export function id3TagLength(head: Uint8Array): number {
+  if (head.length < 10 || head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) return 0;
+  const size = ((head[6] & 0x7f) << 21) | ((head[7] & 0x7f) << 14) | ((head[8] & 0x7f) << 7) | (head[9] & 0x7f);
+  return 10 + size + (head[5] & 0x10 ? 10 : 0);
+}
+
+/**
+ * Recognises the accepted containers from their first bytes (never from the name): MP3 (MPEG-1/2
+ * Layer III frames), WAV (RIFF/WAVE), Ogg, FLAC, AAC in ADTS frames, and AAC in MP4/M4A (ftyp box).
+ * After an ID3 tag, `head` must be what follows the tag (sniffAudioFile reads it): an ID3 tag
+ * followed by anything but real frames (a playlist, say) is no audio.
+ */
+export function sniffAudioFormat(head: Uint8Array, afterTag = false): AudioFormat | null {
   const ascii = (o: number, n: number) => String.fromCharCode(...head.subarray(o, o + n));
-  if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 4) === "WAVE") return "wav";
-  if (head.length >= 4 && ascii(0, 4) === "OggS") return "ogg";
+  if (!afterTag) {
+    if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 4) === "WAVE") return "wav";
+    if (head.length >= 4 && ascii(0, 4) === "OggS") return "ogg";
+    if (head.length >= 12 && ascii(4, 4) === "ftyp") {
+      const brand = ascii(8, 4);
+      if (["M4A ", "M4B ", "mp42", "mp41", "isom", "iso2", "dash", "3gp4", "3gp5", "MSNV", "M4V "].includes(brand))
+        return "m4a";
+      return null;
+    }
+    const tag = id3TagLength(head);
+    if (tag > 0) return tag + 4 <= head.length ? sniffAudioFormat(head.subarray(tag), true) : null;
+  }
   if (head.length >= 4 && ascii(0, 4) === "fLaC") return "flac";
-  if (head.length >= 12 && ascii(4, 4) === "ftyp") {
-    const brand = ascii(8, 4);
-    if (["M4A ", "M4B ", "mp42", "mp41", "isom", "iso2", "dash", "3gp4", "3gp5", "MSNV", "M4V "].includes(brand))
-      return "m4a";
-    return null;
-  }
+  // Encoders may pad between the tag and the first frame.
   let o = 0;
-  if (head.length >= 10 && ascii(0, 3) === "ID3") {
-    const size = ((head[6] & 0x7f) << 21) | ((head[7] & 0x7f) << 14) | ((head[8] & 0x7f) << 7) | (head[9] & 0x7f);
-    o = 10 + size + (head[5] & 0x10 ? 10 : 0);
-    if (o + 4 > head.length) return "mp3"; // a long tag: the frames follow beyond what we read
-    if (ascii(o, 4) === "fLaC") return "flac";
+  if (afterTag) while (o < head.length && o < 2048 && head[o] === 0) o++;
+  if (framesAt(head, o, adtsFrameLength)) return "aac";
+  if (framesAt(head, o, mp3FrameLength)) return "mp3";
+  return null;
+}
+
+/**
+ * sniffAudioFormat for a file on disk whose first bytes are `head`: after an ID3 tag longer than
+ * `head` (cover art), the bytes that follow the tag are read from the file.
+ */
+export async function sniffAudioFile(file: string, head: Uint8Array): Promise<AudioFormat | null> {
+  const tag = id3TagLength(head);
+  if (tag === 0 || tag + 4 <= head.length) return sniffAudioFormat(head);
+  const fh = await open(file, "r");
+  try {
+    const buf = Buffer.alloc(8192);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, tag);
+    return sniffAudioFormat(buf.subarray(0, bytesRead), true);
+  } finally {
+    await fh.close();
   }
-  if (head.length >= o + 2 && head[o] === 0xff) {
-    const b1 = head[o + 1];
-    if ((b1 & 0xf6) === 0xf0) return "aac"; // ADTS: sync 0xFFF, layer 00
-    if ((b1 & 0xe0) === 0xe0 && ((b1 >> 1) & 0x03) === 0x01) return "mp3"; // frame sync, Layer III
-  }
-  return o > 0 ? "mp3" : null;
 }
 
 export interface ProbeResult {
   formatName: string;
+  /** The length of the chosen audio stream (its own duration, not the container header's). */
   durationSeconds: number;
   codec: string | null;
+  /** The chosen audio stream, 0-based among the file's audio streams (`-map 0:a:N`). */
+  stream: number;
+  /** How many audio streams the file has. */
+  audioStreams: number;
 }
 
-/** ffprobe: container, duration and the first audio stream's codec; null when unreadable. */
-export async function probeAudio(file: string): Promise<ProbeResult | null> {
+interface ProbedStream {
+  codec_type?: string;
+  codec_name?: string;
+  duration?: string;
+  tags?: { DURATION?: string };
+}
+
+/** A stream's own length: `duration`, else Matroska's DURATION tag (hh:mm:ss.frac); NaN when neither. */
+function streamSeconds(s: ProbedStream): number {
+  const d = Number(s.duration);
+  if (Number.isFinite(d)) return d;
+  const m = /^(\d+):(\d+):(\d+(?:\.\d+)?)$/.exec(s.tags?.DURATION ?? "");
+  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : Number.NaN;
+}
+
+/**
+ * ffprobe with the sniffed demuxer: the audio streams and their lengths. With several audio streams
+ * the longest is chosen (a file cannot have a short stream charged and a long one transcribed: the
+ * chosen one is the one decoded, measured and charged). Null when there is no audio ffprobe can read.
+ */
+export async function probeAudio(file: string, format: AudioFormat): Promise<ProbeResult | null> {
   try {
     const { stdout } = await run(
       ffprobePath(),
@@ -84,24 +191,30 @@ export async function probeAudio(file: string): Promise<ProbeResult | null> {
         "-v",
         "error",
         "-show_entries",
-        "format=format_name,duration:stream=codec_type,codec_name,duration",
+        "format=format_name,duration:stream=codec_type,codec_name,duration:stream_tags=DURATION",
         "-of",
         "json",
-        file,
+        ...userMediaInput(file, format),
       ],
       { timeout: 30_000 },
     );
-    const j = JSON.parse(stdout) as {
-      format?: { format_name?: string; duration?: string };
-      streams?: Array<{ codec_type?: string; codec_name?: string; duration?: string }>;
-    };
-    const audio = j.streams?.find((s) => s.codec_type === "audio");
-    if (!audio) return null;
-    const duration = Number(j.format?.duration ?? audio.duration ?? Number.NaN);
+    const j = JSON.parse(stdout) as { format?: { format_name?: string; duration?: string }; streams?: ProbedStream[] };
+    const audio = (j.streams ?? []).filter((s) => s.codec_type === "audio");
+    if (audio.length === 0) return null;
+    const lengths = audio.map(streamSeconds);
+    let stream = 0;
+    lengths.forEach((len, i) => {
+      if (len > (lengths[stream] || 0)) stream = i;
+    });
+    // One stream with no length of its own (raw ADTS, some WAVs): the container's is that stream's.
+    const own = lengths[stream];
+    const duration = Number.isFinite(own) ? own : audio.length === 1 ? Number(j.format?.duration) : 0;
     return {
       formatName: j.format?.format_name ?? "",
       durationSeconds: Number.isFinite(duration) ? duration : 0,
-      codec: audio.codec_name ?? null,
+      codec: audio[stream].codec_name ?? null,
+      stream,
+      audioStreams: audio.length,
     };
   } catch {
     return null;
@@ -115,16 +228,25 @@ export function lastProgressSeconds(stderr: string): number {
 }
 
 /**
- * Decodes the whole file to nothing and measures what really decodes: catches files whose header
- * promises audio but whose data is missing or broken. Returns the decoded duration in seconds.
+ * Decodes the chosen audio stream to nothing and measures what really decodes: catches files whose
+ * header promises audio but whose data is missing or broken. Returns the decoded duration in seconds.
  * `maxSeconds` stops the decode there (a file longer than the quota needs no more than that read).
  */
-export async function decodedSeconds(file: string, maxSeconds?: number): Promise<number> {
+export async function decodedSeconds(
+  file: string,
+  format: AudioFormat,
+  stream: number,
+  maxSeconds?: number,
+): Promise<number> {
   const limit = maxSeconds !== undefined && Number.isFinite(maxSeconds) ? ["-t", String(Math.max(1, maxSeconds))] : [];
   try {
     const { stderr } = await run(
       ffmpegPath(),
-      ["-hide_banner", "-nostats", "-v", "info", ...limit, "-i", file, "-map", "0:a:0", "-f", "null", "-"],
+      [
+        ...["-hide_banner", "-nostats", "-v", "info", ...limit],
+        ...userMediaInput(file, format),
+        ...["-map", `0:a:${stream}`, "-f", "null", "-"],
+      ],
       { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
     );
     return lastProgressSeconds(stderr);

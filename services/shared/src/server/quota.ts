@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors.ts";
 import { type PlanName, type PlanQuota, planQuota } from "../plans.ts";
-import type { Db } from "./db.ts";
+import type { Db, Prisma } from "./db.ts";
 import { dueChanges, RESET_SNAPSHOT, resetUser } from "./reset.ts";
 
 /**
@@ -87,7 +87,20 @@ export async function releaseCount(db: Db, userId: string, kind: CountKind): Pro
   );
 }
 
-/** Seconds of transcription left this period for the user's plan. */
+/** The whole seconds a recording of this length is charged (and held while it is in flight). */
+export const chargeableSeconds = (seconds: number): number => Math.max(0, Math.round(seconds));
+
+/** Seconds held by the user's in-flight uploads (accepted, not yet charged, not failed or deleted). */
+async function reservedSeconds(db: Pick<Db, "$queryRawUnsafe">, userId: string): Promise<number> {
+  const [row] = await db.$queryRawUnsafe<Array<{ reserved: number }>>(
+    `SELECT COALESCE(SUM("reserved_seconds"), 0)::int AS "reserved" FROM "transcription_jobs"
+     WHERE "user_id" = $1::uuid AND "reserved_seconds" > 0`,
+    userId,
+  );
+  return row?.reserved ?? 0;
+}
+
+/** Seconds of transcription left this period for the user's plan, in-flight uploads' reservations counted. */
 export async function secondsLeft(
   db: Db,
   userId: string,
@@ -95,13 +108,48 @@ export async function secondsLeft(
   now = new Date(),
 ): Promise<number> {
   const u = await currentQuotaRow(db, userId, now);
-  return Math.max(0, planQuota(quotas, u.plan).maxMinutes * 60 - u.secondsUsed);
+  return Math.max(0, planQuota(quotas, u.plan).maxMinutes * 60 - u.secondsUsed - (await reservedSeconds(db, userId)));
+}
+
+/**
+ * Runs `write` (which records the reservation) only while the user's plan has `seconds` left, with the
+ * user's row locked: two uploads of one user on two gateways are decided one after the other, each
+ * seeing the other's reservation. Returns false, writing nothing, when the seconds are not there.
+ */
+export async function withReservedSeconds(
+  db: Db,
+  userId: string,
+  seconds: number,
+  quotas: Record<PlanName, PlanQuota>,
+  write: (tx: Prisma.TransactionClient) => Promise<boolean>,
+  now = new Date(),
+): Promise<boolean> {
+  await ensureCurrentPeriod(db, userId, now);
+  return db.$transaction(async (tx) => {
+    const [u] = await tx.$queryRawUnsafe<Array<{ plan: PlanName; used: number }>>(
+      `SELECT "plan"::text AS "plan", "seconds_used" AS "used" FROM "users" WHERE "id" = $1::uuid FOR UPDATE`,
+      userId,
+    );
+    if (!u) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+    const left = planQuota(quotas, u.plan).maxMinutes * 60 - u.used - (await reservedSeconds(tx, userId));
+    if (left < seconds) return false;
+    return write(tx);
+  });
+}
+
+/** Gives back what a transcription job held of its owner's quota (it failed, or was charged). */
+export async function releaseReservation(db: Pick<Db, "$executeRawUnsafe">, jobId: string): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE "transcription_jobs" SET "reserved_seconds" = 0 WHERE "id" = $1::uuid AND "reserved_seconds" > 0`,
+    jobId,
+  );
 }
 
 /**
  * Charges transcription seconds exactly once per idempotency key (e.g. `transcription:<jobId>`):
  * the usage event row and the counter change commit together; a second call with the same key
- * changes nothing. Returns true when this call charged.
+ * changes nothing. With `jobId`, the job's reservation is released in the same transaction (the
+ * charge replaces it). Returns true when this call charged.
  */
 export async function chargeSecondsOnce(
   db: Db,
@@ -109,10 +157,12 @@ export async function chargeSecondsOnce(
   seconds: number,
   idempotencyKey: string,
   now = new Date(),
+  jobId?: string,
 ): Promise<boolean> {
   await ensureCurrentPeriod(db, userId, now);
-  const amount = Math.max(0, Math.round(seconds));
+  const amount = chargeableSeconds(seconds);
   return db.$transaction(async (tx) => {
+    if (jobId) await releaseReservation(tx, jobId);
     const inserted = await tx.$executeRawUnsafe(
       `INSERT INTO "usage_events" ("id", "user_id", "kind", "amount", "idempotency_key")
        VALUES ($1::uuid, $2::uuid, 'transcription_seconds', $3, $4)

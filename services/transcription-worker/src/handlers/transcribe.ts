@@ -4,6 +4,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import {
   AppError,
+  AUDIO_FORMATS,
   type CorrectionJob,
   type ProgressEnvelope,
   partsProgress,
@@ -177,7 +178,7 @@ export async function processTranscription(
   const { segments, text: transcription } = joinSegments(chunks, languageInUse(langRow));
   const doneAt = row.transcriptionDoneAt ?? now();
   const transcriptionTime = Math.round(((doneAt.getTime() - started.getTime()) / 1000) * 100) / 100;
-  await chargeSecondsOnce(deps.db, p.userId, row.durationSeconds, `transcription:${p.jobId}`);
+  await chargeSecondsOnce(deps.db, p.userId, row.durationSeconds, `transcription:${p.jobId}`, undefined, p.jobId);
   await deps.db.transcriptionJob.updateMany({
     where: { id: p.jobId, transcription: null },
     data: {
@@ -215,16 +216,30 @@ export async function processTranscription(
 async function splitIntoChunks(
   deps: TranscriptionDeps,
   p: TranscriptionJob,
-  row: { audioKey: string; audioLanguage: string; detectedLanguage: string | null; speakerCount: number | null },
+  row: {
+    audioKey: string;
+    audioFormat: string;
+    audioStream: number;
+    durationSeconds: number;
+    audioLanguage: string;
+    detectedLanguage: string | null;
+    speakerCount: number | null;
+  },
   log: Logger,
 ): Promise<void> {
+  const format = AUDIO_FORMATS.find((f) => f === row.audioFormat);
+  if (!format) throw new AppError("UNSUPPORTED_AUDIO", `unknown stored audio format "${row.audioFormat}"`);
   const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-tx-"));
   try {
     await publishStage(deps, p, "speech");
     const src = path.join(dir, "source");
     await pipeline(await deps.store.get(row.audioKey), createWriteStream(src));
     const wav = path.join(dir, "audio.wav");
-    const { duration } = await decodeToWav(src, wav);
+    const { duration } = await decodeToWav(src, wav, {
+      format,
+      stream: row.audioStream,
+      maxSeconds: row.durationSeconds,
+    });
     const speech = await detectSpeech(wav);
     const plan = planSpeechChunks(speech, duration, { target: deps.chunkSeconds });
     if (plan.length === 0) {
