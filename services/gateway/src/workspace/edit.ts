@@ -36,8 +36,11 @@ export const EDIT_COALESCE_MS = 5 * 60_000;
 export const KEPT_EDITS = 100;
 /** The texts of the kept edits and restores of one job, at most (the original is not counted). */
 export const KEPT_VERSION_BYTES = 16 * 1024 * 1024;
-/** Edits and restores of one job per minute (an autosave every few seconds in two tabs stays well under). */
-export const WRITES_PER_JOB_PER_MINUTE = 60;
+/**
+ * Edits and restores of one job per minute. The editor saves at most about once a second while
+ * someone types, so two tabs typing at once stay under it; a script churning versions does not.
+ */
+export const WRITES_PER_JOB_PER_MINUTE = 120;
 
 export interface WorkspaceDeps {
   db: Db;
