@@ -1,4 +1,4 @@
-// `npm run test:faults`: the fault and abuse suite of issue #14, with a table of figures at the end.
+// `npm run test:faults`: the fault and abuse suite, with a table of figures at the end.
 // It runs against a real stack on loopback (PostgreSQL and Redis as for the integration tests, the
 // embedded object store, two gateways on one database and Redis prefix, a correction worker process)
 // and checks:
@@ -14,6 +14,10 @@
 //      orphaned object;
 //   3. load: 200 concurrent uploads spread over the two gateways (no 5xx; p50/p99 accept time), and
 //      50 concurrent summaries for one user with a quota of 3 (exactly 3 produced, 47 refused with 402).
+//   4. boundaries: well-formed requests that try to cross a boundary (scripts/faults/*-boundaries.ts):
+//      playlists behind audio headers, quota held by uploads in flight, the stream charged against the
+//      stream decoded, live text then delete; sockets after logout, export names, account deletion,
+//      parallel wrong passwords, account enumeration, files at rest, version storage, Host-less requests.
 // Not covered here: the object store down during a chunk, and a worker SIGKILLed mid-chunk
 // (tests/pipeline/transcription.int.test.ts covers that one).
 // Exit code 1 when any check fails.
@@ -35,6 +39,8 @@ import { startCluster } from "../tests/scale/cluster.ts";
 import { insertVerifiedUser } from "../tests/support/db.ts";
 import { startTestGateway, type TestGateway } from "../tests/support/gateway.ts";
 import { listen, startWorker, upload } from "../tests/support/pipeline.ts";
+import { runAccountBoundaries } from "./faults/account-boundaries.ts";
+import { runMediaBoundaries } from "./faults/media-boundaries.ts";
 import { type EmbeddedS3, startEmbeddedS3 } from "./lib/embedded-s3.ts";
 
 const HANG_MS = 10_000;
@@ -494,7 +500,7 @@ for (const [n, p, tok, range] of [
   await http(`GET ${n}`, "GET", p, { headers: { authorization: `Bearer ${tok}`, ...(range ? { range } : {}) } });
 }
 
-// The workspace (issue #13): edits, versions, restore and the fidelity view with bad input. The job is
+// The workspace: edits, versions, restore and the fidelity view with bad input. The job is
 // still queued, so its texts cannot be edited yet; someone else's job is a 404.
 const jobUrl = `/api/transcriptions/${jobId}`;
 for (const [n, body] of hostileBodies)
@@ -963,12 +969,19 @@ const loadRows: Array<[string, string, boolean]> = [];
   ]);
 }
 
+// ---------------------------------------------------------------- 4. boundaries
+const boundaryRows: Array<[string, string, boolean]> = [
+  ...(await runMediaBoundaries(t, second)),
+  ...(await runAccountBoundaries(t)),
+];
+for (const [n, , ok] of boundaryRows) check(ok, `boundary: ${n}`);
+
 // ---------------------------------------------------------------- the table
 const http0 = outcomes.filter((o) => o.kind === "http");
 const ws0 = outcomes.filter((o) => o.kind === "ws");
 const line = (cells: string[], widths: number[]) => cells.map((c, i) => c.padEnd(widths[i])).join(" | ");
 const w = [44, 8, 16, 8, 6];
-console.log("\n=== Fault and abuse suite (issue #14) ===\n");
+console.log("\n=== Fault and abuse suite ===\n");
 console.log(line(["bad inputs", "tried", "clean 4xx/close", "not", "hangs"], w));
 console.log(line(["-".repeat(44), "-".repeat(8), "-".repeat(16), "-".repeat(8), "-".repeat(6)], w));
 for (const [name, list] of [
@@ -994,6 +1007,9 @@ const w2 = [40, 80, 4];
 console.log(line(["fault / load", "result", "ok"], w2));
 console.log(line(["-".repeat(40), "-".repeat(80), "--"], w2));
 for (const [n, r, ok] of [...faultRows, ...loadRows]) console.log(line([n, r, ok ? "yes" : "NO"], w2));
+console.log(`\n${line(["boundary", "result", "ok"], w2)}`);
+console.log(line(["-".repeat(40), "-".repeat(80), "--"], w2));
+for (const [n, r, ok] of boundaryRows) console.log(line([n, r, ok ? "yes" : "NO"], w2));
 console.log(
   "\nnot covered here: the object store down during a chunk; a worker SIGKILLed mid-chunk (tests/pipeline covers it)",
 );
