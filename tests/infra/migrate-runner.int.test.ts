@@ -3,8 +3,8 @@
 // an index a cut concurrent build left INVALID is rebuilt, a failed no-transaction migration runs
 // again next time, and a database migrated with the earlier workspace migration (GIN indexes inside
 // the transaction) is accepted through superseded.sha256 and ends with the same valid indexes.
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -16,8 +16,8 @@ import {
   splitStatements,
 } from "../../services/shared/src/server/migrate.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const MIGRATIONS = path.join(ROOT, "prisma/migrations");
+const MIGRATIONS = path.resolve(import.meta.dirname, "../../prisma/migrations");
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const base = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const urls: string[] = [];
 const dirs: string[] = [];
@@ -138,10 +138,23 @@ it("accepts a database migrated with the earlier workspace migration, and ends w
   cpSync(MIGRATIONS, old, { recursive: true });
   rmSync(path.join(old, "20261126000001_workspace_search_indexes"), { recursive: true });
   rmSync(path.join(old, "20261126000000_workspace/superseded.sha256"));
-  const before = execFileSync("git", ["show", "7b823ea:prisma/migrations/20261126000000_workspace/migration.sql"], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
+  // The earlier file: today's, with the two index statements back in place of the note that they moved
+  // (as the next migration has them, minus CONCURRENTLY IF NOT EXISTS). Its checksum is the one
+  // superseded.sha256 accepts.
+  const workspace = path.join(MIGRATIONS, "20261126000000_workspace");
+  const moved = readFileSync(path.join(MIGRATIONS, "20261126000001_workspace_search_indexes/migration.sql"), "utf8")
+    .split("\n")
+    .filter((l) => !l.startsWith("--"))
+    .join("\n")
+    .replaceAll("CREATE INDEX CONCURRENTLY IF NOT EXISTS", "CREATE INDEX");
+  const current = readFileSync(path.join(workspace, "migration.sql"), "utf8");
+  const note = current.slice(current.indexOf("-- The two GIN search indexes are built by the next migration"));
+  const before = current.replace(note, moved);
+  const pair = readFileSync(path.join(workspace, "superseded.sha256"), "utf8")
+    .split("\n")
+    .find((l) => /^[a-f0-9]{64} [a-f0-9]{64}$/.test(l))!
+    .split(" ");
+  expect(pair).toEqual([sha256(before), sha256(current)]);
   writeFileSync(path.join(old, "20261126000000_workspace/migration.sql"), before);
   await migrate(url, old);
   const r = await migrate(url, MIGRATIONS);
