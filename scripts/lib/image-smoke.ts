@@ -7,6 +7,9 @@
 // tests/fixtures/audio through: upload -> transcription (pocketsphinx, classic diarization, Silero VAD)
 // -> correction -> corrected text with both speakers. The user is inserted verified in the database
 // and its ID token minted with the gateway's own signer, as the tests do.
+// PostgreSQL and Redis are provisioned as `npm test` does (scripts/lib/services.mjs: what answers at
+// DATABASE_URL/REDIS_URL, else started here and stopped at the end), since CI's test run stops the
+// servers it started.
 // Environment: KIKITORI_TAG (default smoke), DATABASE_URL (server to use; default
 // postgresql://postgres@127.0.0.1:5432/postgres), REDIS_URL, SMOKE_KEEP=1 (leave everything running).
 // Exits 0 when the corrected text arrived, 1 otherwise (printing each container's last log lines).
@@ -31,8 +34,15 @@ const image = (s: Service) => `kikitori/${s}:${TAG}`;
 const t0 = Date.now();
 const log = (msg: string) => console.log(`[smoke +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 
+process.env.DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/postgres";
+process.env.REDIS_URL ??= "redis://127.0.0.1:6379";
+const { ensureServices } = (await import("./services.mjs" as string)) as {
+  ensureServices: (o: { log: (m: string) => void }) => Promise<{ stop: () => Promise<void> }>;
+};
+const servers = await ensureServices({ log: (m) => log(m) });
+
 const id = randomBytes(4).toString("hex");
-const server = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+const server = new URL(process.env.DATABASE_URL);
 const databaseUrl = Object.assign(new URL(server), { pathname: `/kikitori_smoke_${id}` }).toString();
 const prefix = `kk-smoke-${id}`;
 const bucket = `smoke-${id}`;
@@ -52,7 +62,7 @@ const common: Record<string, string> = {
   NODE_ENV: "production",
   LOG_LEVEL: "info",
   DATABASE_URL: databaseUrl,
-  REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  REDIS_URL: process.env.REDIS_URL,
   REDIS_PREFIX: prefix,
   S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
   S3_ACCESS_KEY: s3Key,
@@ -101,6 +111,7 @@ async function cleanup(failed: boolean) {
   await s3?.close();
   rmSync(s3Dir, { recursive: true, force: true });
   await dropDatabase(databaseUrl).catch(() => {});
+  await servers.stop();
 }
 
 async function waitHealthy(s: Service, timeoutMs = 90_000) {
