@@ -1,4 +1,4 @@
-// The dependency graph stays clean (issue #15): no import cycles between the source files of the
+// The dependency graph stays clean: no import cycles between the source files of the
 // services and the web app, @kikitori/shared imports nothing above it, no service imports another
 // service's code (only shared), and the web app never loads server-only code (./server, ./db,
 // ./backends, ./openai). Imports are read from the sources (relative paths and @kikitori/shared/*
@@ -105,4 +105,23 @@ it("keeps shared at the ground floor, services apart, and server code out of the
     }
   }
   expect(problems).toEqual([]);
+});
+
+/** The source files (services and web) whose text matches `write`, outside `owner`. */
+function writersOutside(owner: string, write: RegExp): string[] {
+  return [...graph.keys()].filter((f) => rel(f) !== owner && write.test(readFileSync(f, "utf8"))).map(rel);
+}
+
+it("writes transcription_jobs rows from the job lifecycle module only, and text_runs rows from one module", () => {
+  const jobWrites =
+    /transcriptionJob\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\b|(UPDATE|INSERT INTO|DELETE FROM)\s+"transcription_jobs"/;
+  const runWrites =
+    /textRun\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\b|(UPDATE|INSERT INTO|DELETE FROM)\s+"text_runs"/;
+  expect(writersOutside("services/shared/src/server/job-lifecycle.ts", jobWrites)).toEqual([]);
+  expect(writersOutside("services/shared/src/server/text-runs.ts", runWrites)).toEqual([]);
+  // The patterns do find writes where they are.
+  expect(jobWrites.test(readFileSync(path.join(root, "services/shared/src/server/job-lifecycle.ts"), "utf8"))).toBe(
+    true,
+  );
+  expect(runWrites.test(readFileSync(path.join(root, "services/shared/src/server/text-runs.ts"), "utf8"))).toBe(true);
 });

@@ -202,7 +202,8 @@ describe("a recording of English speech through both workers", () => {
     const r = await upload(t, user.token, { data: MP3, name: "interview.mp3" }, { model: "meeting", language: "en" });
     expect(r.status).toBe(202);
     const { jobId } = r.body;
-    await sock.until((m) => m.jobId === jobId && m.status === "Transcription in progress");
+    // Killed once a first chunk is done (its live text went out), with more still to do.
+    await sock.until((m) => m.jobId === jobId && m.type === "segments");
     tx.child.kill("SIGKILL");
     await tx.exited;
     const doneBefore = await t.db.transcriptChunk.count({ where: { jobId, doneAt: { not: null } } });

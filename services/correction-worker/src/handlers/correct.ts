@@ -8,12 +8,13 @@ import {
   type TranscriptSegment,
   turnsFromSegments,
 } from "@kikitori/shared";
-import type { Db } from "@kikitori/shared/db";
+import type { Db, Prisma } from "@kikitori/shared/db";
 import {
   fill,
   handBackJob,
   type JobControl,
   type JobLike,
+  jobLifecycle,
   type Logger,
   markJobFailed,
   parseJobPayload,
@@ -78,11 +79,10 @@ export async function processCorrection(
   const started = row.correctionStartedAt ?? now();
   const send = (event: ProgressEnvelope["event"]) =>
     deps.publish({ userId: p.userId, correlationId: p.correlationId, event });
-  if (!row.correctionStartedAt) {
-    await deps.db.transcriptionJob.update({
-      where: { id: p.jobId },
-      data: { correctionStartedAt: started, correctionProgress: 0, correctionEngine: deps.engine.name },
-    });
+  if (
+    !row.correctionStartedAt &&
+    (await jobLifecycle.startCorrection(deps.db, p.jobId, { startedAt: started, engine: deps.engine.name }))
+  ) {
     await send({ jobId: p.jobId, status: "Correction started", correctionProgress: 0 });
   }
 
@@ -90,7 +90,7 @@ export async function processCorrection(
   const language = jobTextLanguage(row);
   const heard = heardSpeakers(row, language);
   if (heard) {
-    await deps.db.transcriptionJob.update({ where: { id: p.jobId }, data: { speakers: heard.speakers } });
+    await jobLifecycle.nameSpeakers(deps.db, p.jobId, heard.speakers as unknown as Prisma.InputJsonValue);
   }
 
   const done = await deps.db.correctionSection.findMany({ where: { jobId: p.jobId } });
@@ -123,7 +123,7 @@ export async function processCorrection(
           });
           stored.count++;
           const progress = sectionProgress(doneCount, total);
-          await deps.db.transcriptionJob.update({ where: { id: p.jobId }, data: { correctionProgress: progress } });
+          await jobLifecycle.correctionProgress(deps.db, p.jobId, progress);
           await send({ jobId: p.jobId, status: "Correction in progress", correctionProgress: progress });
         },
       },
@@ -132,19 +132,13 @@ export async function processCorrection(
 
   const finished = row.correctionDoneAt ?? now();
   const correctionTime = Math.round(((finished.getTime() - started.getTime()) / 1000) * 100) / 100;
-  await deps.db.transcriptionJob.updateMany({
-    where: { id: p.jobId, rewrittenText: null },
-    data: {
-      status: "completed",
-      rewrittenText: result.text,
-      correctionTime,
-      correctionDoneAt: finished,
-      correctionProgress: 100,
-      errorCode: null,
-      errorMessage: null,
-      failedStage: null,
-    },
+  const completed = await jobLifecycle.completed(deps.db, p.jobId, {
+    rewrittenText: result.text,
+    correctionTime,
+    doneAt: finished,
   });
+  // Failed or deleted meanwhile: it stays as it is (a stale run never moves it back).
+  if (!completed) return { skipped: "job no longer correcting" };
   await send({
     jobId: p.jobId,
     status: "Correction complete",
@@ -241,6 +235,6 @@ export async function reportCorrectionFailure(
   await markJobFailed(deps, parsed.data, err, {
     name: "correction",
     internalCode: "CORRECTION_FAILED",
-    from: "correcting",
+    from: ["correcting"],
   });
 }

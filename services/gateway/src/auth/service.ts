@@ -9,7 +9,14 @@ import {
   type Session,
 } from "@kikitori/shared";
 import type { Db, Prisma } from "@kikitori/shared/db";
-import { formatDuration, type Logger, type Mailer, type ObjectStore, renderMail } from "@kikitori/shared/server";
+import {
+  formatDuration,
+  jobLifecycle,
+  type Logger,
+  type Mailer,
+  type ObjectStore,
+  renderMail,
+} from "@kikitori/shared/server";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import type { TokenRevocations } from "./revocation.ts";
 import { hashToken, newOpaqueToken, type TokenSigner } from "./tokens.ts";
@@ -352,10 +359,7 @@ export class AuthService {
    * jobs' audio is gone with the objects, so it is marked deleted first (410, not a failed read).
    */
   async deleteBackendUser(uid: string): Promise<void> {
-    await this.d.db.transcriptionJob.updateMany({
-      where: { userId: uid, audioDeletedAt: null },
-      data: { audioDeletedAt: this.now() },
-    });
+    await jobLifecycle.audioDeleted(this.d.db, { userId: uid }, this.now());
     await this.d.store.removePrefix(userObjectPrefix(uid));
     await this.d.db.$transaction([
       this.d.db.usageEvent.deleteMany({ where: { userId: uid } }),

@@ -4,8 +4,8 @@ import {
   chargeableSeconds,
   chargeSecondsOnce,
   type JobQueues,
+  jobLifecycle,
   type ObjectStore,
-  releaseReservation,
   withReservedSeconds,
 } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -61,7 +61,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
         }
       }
       // The row first: a worker still on the job then finds nothing and stops; the objects follow.
-      await db.transcriptionJob.delete({ where: { id: job.id } });
+      await jobLifecycle.remove(db, job.id);
       const keys = [job.audioKey, ...chunks.map((c) => c.objectKey)];
       const failed = (await Promise.allSettled(keys.map((k) => store.remove(k)))).filter(
         (r) => r.status === "rejected",
@@ -98,27 +98,13 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
         const seconds = chargeableSeconds(job.durationSeconds);
         const held =
           charged > 0 ||
-          (await withReservedSeconds(db, uid, seconds, opts.quotas, async (tx) => {
-            const n = await tx.transcriptionJob.updateMany({
-              where: { id: job.id, status: "failed" },
-              data: { reservedSeconds: seconds },
-            });
-            return n.count === 1;
-          }));
+          (await withReservedSeconds(db, uid, seconds, opts.quotas, (tx) =>
+            jobLifecycle.holdForRetry(tx, job.id, seconds),
+          ));
         if (!held) throw new AppError("QUOTA_EXCEEDED", "Not enough minutes left this month for this recording");
       }
-      const reset = await db.transcriptionJob.updateMany({
-        where: { id: job.id, status: "failed" },
-        data: {
-          status: atCorrection ? "correcting" : "queued",
-          errorCode: null,
-          errorMessage: null,
-          failedStage: null,
-          ...(atCorrection ? { correctionStartedAt: null, correctionProgress: 0 } : {}),
-        },
-      });
-      if (reset.count !== 1) {
-        if (!atCorrection) await releaseReservation(db, job.id);
+      if (!(await jobLifecycle.retry(db, job.id, atCorrection))) {
+        if (!atCorrection) await jobLifecycle.releaseQuota(db, job.id);
         throw new AppError("JOB_NOT_READY", "The job changed meanwhile; try again");
       }
       // A fresh BullMQ id: the failed run's id is still in the queue's failed set.

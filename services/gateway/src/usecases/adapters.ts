@@ -6,9 +6,11 @@ import { createReadStream } from "node:fs";
 import { DEFAULT_LANGUAGE, isSupportedLanguage, pageUrl, QUEUES } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import {
+  createTextRun,
   decodedSeconds,
   failTextRun,
   type JobQueues,
+  jobLifecycle,
   type Logger,
   type ObjectStore,
   probeAudio,
@@ -19,7 +21,6 @@ import {
   reserveCount,
   secondsLeft,
   sniffAudioFile,
-  TEXT_RUN_STATUS,
   withReservedSeconds,
 } from "@kikitori/shared/server";
 import { Semaphore } from "../routes/upload-guards.ts";
@@ -53,7 +54,7 @@ export function createUploadService(deps: {
     jobs: {
       createReserved: (row) =>
         withReservedSeconds(deps.db, row.userId, row.reservedSeconds, deps.quotas, async (tx) => {
-          await tx.transcriptionJob.create({ data: row });
+          await jobLifecycle.create(tx, row);
           return true;
         }),
     },
@@ -94,7 +95,7 @@ export async function createTextRunService(deps: {
     },
     runs: {
       create: async (run) => {
-        await db.textRun.create({ data: { ...run, status: TEXT_RUN_STATUS.running } });
+        await createTextRun(db, run);
       },
       fail: (runId, status, errorCode, durationMs) => failTextRun(db, runId, status, errorCode, durationMs),
       find: (runId) => db.textRun.findUnique({ where: { id: runId } }),

@@ -26,7 +26,7 @@ import {
   type VersionKind,
 } from "@kikitori/shared";
 import { type Db, Prisma } from "@kikitori/shared/db";
-import type { Redis } from "@kikitori/shared/server";
+import { jobLifecycle, type Redis } from "@kikitori/shared/server";
 
 export type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
 type VersionRow = Prisma.TranscriptVersionGetPayload<Record<string, never>>;
@@ -112,19 +112,15 @@ export function createWorkspace(deps: WorkspaceDeps) {
     const at = now();
     const version = job.version + 1;
     return db.$transaction(async (tx) => {
-      const updated = await tx.transcriptionJob.updateMany({
-        where: { id: job.id, version: job.version },
-        data: {
-          title: next.title,
-          transcription: next.transcription,
-          segments: json(next.segments),
-          rewrittenText: next.rewrittenText,
-          speakers: json(next.speakers),
-          version,
-          editedAt: at,
-        },
+      const updated = await jobLifecycle.edit(tx, job.id, job.version, {
+        title: next.title,
+        transcription: next.transcription,
+        segments: json(next.segments),
+        rewrittenText: next.rewrittenText,
+        speakers: json(next.speakers),
+        at,
       });
-      if (updated.count !== 1) {
+      if (!updated) {
         const current = await tx.transcriptionJob.findUnique({ where: { id: job.id }, select: { version: true } });
         if (!current) throw new AppError("NOT_FOUND", "No such transcription");
         throw conflict(current.version);

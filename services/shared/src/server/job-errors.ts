@@ -2,7 +2,8 @@ import { UnrecoverableError } from "bullmq";
 import type { z } from "zod";
 import { AppError, type ErrorCode, isAppError } from "../errors.ts";
 import type { ProgressEnvelope } from "../progress.ts";
-import type { Db, Prisma } from "./db.ts";
+import type { Db } from "./db.ts";
+import { type JobState, jobLifecycle } from "./job-lifecycle.ts";
 
 /**
  * An AppError that must not be retried, in the form BullMQ recognises (`UnrecoverableError`): the
@@ -63,23 +64,17 @@ export async function markJobFailed(
   stage: {
     name: "transcription" | "correction";
     internalCode: ErrorCode;
-    from: Prisma.TranscriptionJobWhereInput["status"];
+    from: JobState[];
   },
 ): Promise<void> {
   const error = jobFailure(err);
   const code = error.code === "INTERNAL" ? stage.internalCode : error.code;
-  const { count } = await deps.db.transcriptionJob.updateMany({
-    where: { id: ids.jobId, status: stage.from },
-    // A job that failed holds none of its owner's quota (a retry reserves again).
-    data: {
-      status: "failed",
-      errorCode: code,
-      errorMessage: error.message,
-      failedStage: stage.name,
-      reservedSeconds: 0,
-    },
+  const moved = await jobLifecycle.failed(deps.db, ids.jobId, stage.from, {
+    code,
+    message: error.message,
+    stage: stage.name,
   });
-  if (count === 0) return;
+  if (!moved) return;
   await deps.publish({
     userId: ids.userId,
     correlationId: ids.correlationId,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "../errors.ts";
 import { type PlanName, type PlanQuota, planQuota } from "../plans.ts";
 import type { Db, Prisma } from "./db.ts";
+import { jobLifecycle } from "./job-lifecycle.ts";
 import { dueChanges, RESET_SNAPSHOT, resetUser } from "./reset.ts";
 
 /**
@@ -137,14 +138,6 @@ export async function withReservedSeconds(
   });
 }
 
-/** Gives back what a transcription job held of its owner's quota (it failed, or was charged). */
-export async function releaseReservation(db: Pick<Db, "$executeRawUnsafe">, jobId: string): Promise<void> {
-  await db.$executeRawUnsafe(
-    `UPDATE "transcription_jobs" SET "reserved_seconds" = 0 WHERE "id" = $1::uuid AND "reserved_seconds" > 0`,
-    jobId,
-  );
-}
-
 /**
  * Charges transcription seconds exactly once per idempotency key (e.g. `transcription:<jobId>`):
  * the usage event row and the counter change commit together; a second call with the same key
@@ -162,7 +155,7 @@ export async function chargeSecondsOnce(
   await ensureCurrentPeriod(db, userId, now);
   const amount = chargeableSeconds(seconds);
   return db.$transaction(async (tx) => {
-    if (jobId) await releaseReservation(tx, jobId);
+    if (jobId) await jobLifecycle.releaseQuota(tx, jobId);
     const inserted = await tx.$executeRawUnsafe(
       `INSERT INTO "usage_events" ("id", "user_id", "kind", "amount", "idempotency_key")
        VALUES ($1::uuid, $2::uuid, 'transcription_seconds', $3, $4)

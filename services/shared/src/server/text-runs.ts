@@ -17,6 +17,14 @@ export const TEXT_RUN_STATUS = {
 } as const;
 export type TextRunStatus = (typeof TEXT_RUN_STATUS)[keyof typeof TEXT_RUN_STATUS];
 
+/** A run the gateway has reserved quota for and is about to queue: running. */
+export async function createTextRun(
+  db: Db,
+  run: Omit<Prisma.TextRunUncheckedCreateInput, "status" | "result" | "completedAt">,
+): Promise<void> {
+  await db.textRun.create({ data: { ...run, status: TEXT_RUN_STATUS.running } });
+}
+
 /**
  * Ends a running run without a result and gives its reserved count back, atomically. Returns false
  * when the run was no longer running (already finished, failed or cancelled): nothing changes then.

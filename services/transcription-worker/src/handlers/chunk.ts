@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { isSpacelessLanguage, type TranscriptSegment, transcriptionChunkJobSchema } from "@kikitori/shared";
-import { parseJobPayload } from "@kikitori/shared/server";
+import { jobLifecycle, parseJobPayload } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
 import { cleanSegments, type Span } from "../cleanup.ts";
 import { assignSpeakers } from "../diarization/merge.ts";
@@ -171,13 +171,7 @@ async function publishReadyChunks(
       }
       // Progress only rises, whatever order the chunks finish in.
       const progress = chunkProgress(done, total);
-      const updated = await tx.$executeRawUnsafe(
-        `UPDATE "transcription_jobs" SET "transcription_progress" = $2, "updated_at" = now()
-         WHERE "id" = $1::uuid AND "transcription_progress" < $2`,
-        p.jobId,
-        progress,
-      );
-      if (updated === 1) {
+      if (await jobLifecycle.raiseTranscriptionProgress(tx, p.jobId, progress)) {
         await deps.publish({
           userId: p.userId,
           correlationId: p.correlationId,

@@ -1,5 +1,5 @@
 import type { Db } from "@kikitori/shared/db";
-import type { Logger, ObjectStore } from "@kikitori/shared/server";
+import { jobLifecycle, type Logger, type ObjectStore } from "@kikitori/shared/server";
 
 /**
  * Deletes uploaded audio (and any leftover chunk files) of jobs past their retention date and marks
@@ -20,7 +20,7 @@ export async function sweepExpiredAudio(
     for (const j of due) {
       await deps.store.remove(j.audioKey).catch((err) => deps.logger.warn({ err, jobId: j.id }, "audio already gone"));
       await deps.store.removePrefix(`users/${j.userId}/jobs/${j.id}/`);
-      await deps.db.transcriptionJob.update({ where: { id: j.id }, data: { audioDeletedAt: now } });
+      await jobLifecycle.audioDeleted(deps.db, { jobId: j.id }, now);
       deleted++;
     }
   }

@@ -17,10 +17,11 @@ import {
   transcriptionChunkJobSchema,
   transcriptionJobSchema,
 } from "@kikitori/shared";
-import type { Db } from "@kikitori/shared/db";
+import type { Db, Prisma } from "@kikitori/shared/db";
 import {
   chargeSecondsOnce,
   type JobLike,
+  jobLifecycle,
   type Logger,
   markJobFailed,
   type ObjectStore,
@@ -72,12 +73,7 @@ async function publishStage(
   parts?: number,
 ): Promise<void> {
   const progress = STAGE_PROGRESS[stage];
-  await deps.db.$executeRawUnsafe(
-    `UPDATE "transcription_jobs" SET "transcription_progress" = $2, "updated_at" = now()
-     WHERE "id" = $1::uuid AND "transcription_progress" < $2`,
-    p.jobId,
-    progress,
-  );
+  await jobLifecycle.raiseTranscriptionProgress(deps.db, p.jobId, progress);
   await deps.publish({
     userId: p.userId,
     correlationId: p.correlationId,
@@ -133,16 +129,14 @@ export async function processTranscription(
   if (row.status === "failed") return { skipped: "job already failed" };
 
   const started = row.transcriptionStartedAt ?? now();
-  if (row.status === "queued") {
-    await deps.db.transcriptionJob.updateMany({
-      where: { id: p.jobId, status: "queued" },
-      data: {
-        status: "transcribing",
-        transcriptionStartedAt: started,
-        transcriptionProgress: 5,
-        transcriptionEngine: deps.engine.name,
-      },
-    });
+  if (
+    row.status === "queued" &&
+    (await jobLifecycle.startTranscription(deps.db, p.jobId, {
+      startedAt: started,
+      engine: deps.engine.name,
+      progress: 5,
+    }))
+  ) {
     await deps.publish({
       userId: p.userId,
       correlationId: p.correlationId,
@@ -179,17 +173,14 @@ export async function processTranscription(
   const doneAt = row.transcriptionDoneAt ?? now();
   const transcriptionTime = Math.round(((doneAt.getTime() - started.getTime()) / 1000) * 100) / 100;
   await chargeSecondsOnce(deps.db, p.userId, row.durationSeconds, `transcription:${p.jobId}`, undefined, p.jobId);
-  await deps.db.transcriptionJob.updateMany({
-    where: { id: p.jobId, transcription: null },
-    data: {
-      status: "correcting",
-      transcription,
-      segments,
-      transcriptionTime,
-      transcriptionDoneAt: doneAt,
-      transcriptionProgress: 100,
-    },
+  const handedOn = await jobLifecycle.transcribed(deps.db, p.jobId, {
+    transcription,
+    segments: segments as unknown as Prisma.InputJsonValue,
+    transcriptionTime,
+    doneAt,
   });
+  // Failed or deleted while its chunks ran: it stays as it is (a stale run never moves it back).
+  if (!handedOn) return { skipped: "job no longer transcribing" };
   await deps.publish({
     userId: p.userId,
     correlationId: p.correlationId,
@@ -245,7 +236,7 @@ async function splitIntoChunks(
     if (plan.length === 0) {
       throw new AppError("NO_SPEECH", "No speech was found in the recording", { retryable: false });
     }
-    const rows = [];
+    const rows: Prisma.TranscriptChunkCreateManyInput[] = [];
     const files: string[] = [];
     for (const [index, c] of plan.entries()) {
       const file = path.join(dir, `chunk-${index}.wav`);
@@ -285,18 +276,20 @@ async function splitIntoChunks(
       detected = await deps.engine.detectLanguage(files[richest]);
       log.info({ detected, chunk: richest }, "audio language detected");
     }
-    await deps.db.$transaction([
-      deps.db.transcriptChunk.deleteMany({ where: { jobId: p.jobId, doneAt: null } }),
-      deps.db.transcriptChunk.createMany({ data: rows, skipDuplicates: true }),
-      deps.db.transcriptionJob.update({
-        where: { id: p.jobId },
-        data: {
-          chunkCount: rows.length,
-          detectedLanguage: detected,
-          ...(deps.diarization ? { speakerSpans: speakerSpans ?? [], diarizationEngine: deps.diarization.name } : {}),
-        },
-      }),
-    ]);
+    await deps.db.$transaction(async (tx) => {
+      await tx.transcriptChunk.deleteMany({ where: { jobId: p.jobId, doneAt: null } });
+      await tx.transcriptChunk.createMany({ data: rows, skipDuplicates: true });
+      await jobLifecycle.planChunks(tx, p.jobId, {
+        chunkCount: rows.length,
+        detectedLanguage: detected,
+        ...(deps.diarization
+          ? {
+              speakerSpans: (speakerSpans ?? []) as unknown as Prisma.InputJsonValue,
+              diarizationEngine: deps.diarization.name,
+            }
+          : {}),
+      });
+    });
     await publishStage(deps, p, "parts", rows.length);
     const speechSeconds = speech.reduce((t, s) => t + (s.end - s.start), 0);
     log.info({ chunks: rows.length, duration, speechSeconds: Math.round(speechSeconds) }, "audio split");
@@ -321,6 +314,6 @@ export async function reportTranscriptionFailure(
   await markJobFailed(deps, ids, err, {
     name: "transcription",
     internalCode: "TRANSCRIPTION_FAILED",
-    from: { in: ["queued", "transcribing"] },
+    from: ["queued", "transcribing"],
   });
 }

@@ -1,0 +1,256 @@
+import type { Db, Prisma } from "./db.ts";
+
+/**
+ * The life of a transcription job, in one place: the only code that writes `transcription_jobs`.
+ *
+ *   queued ─startTranscription→ transcribing ─transcribed→ correcting ─completed→ completed
+ *      └──────────────┴───────────── failed ←───────────────┘
+ *   failed ─retry→ queued (transcript not made yet) | correcting (transcript kept)
+ *
+ * Every transition names the states it may start from and checks them in the same UPDATE, so a
+ * stale worker (its job failed, retried or deleted meanwhile) cannot move a job backwards; each
+ * returns whether the row moved. Facts written along the way (progress, the chunk plan, speakers,
+ * the quota held, audio expiry, the user's edits) are written here too, each guarded the same way.
+ * Callers publish the progress event that goes with a transition when it returns true.
+ */
+export type JobState = "queued" | "transcribing" | "correcting" | "completed" | "failed";
+
+/** What may write: the client itself, or the transaction it runs in. */
+type Writer = Pick<Db, "transcriptionJob" | "$executeRawUnsafe">;
+
+/** A new job's row (the upload's fields); it starts queued, holding `reservedSeconds` of quota. */
+export type NewJobRow = Omit<Prisma.TranscriptionJobUncheckedCreateInput, "status">;
+
+const moved = (r: { count: number }) => r.count === 1;
+
+export const jobLifecycle = {
+  /** An accepted upload (call inside the transaction that checked and holds its quota). */
+  async create(db: Writer, row: NewJobRow): Promise<void> {
+    await db.transcriptionJob.create({ data: { ...row, status: "queued" } });
+  },
+
+  /** queued → transcribing, by the engine `engine`, at the stage's first progress. */
+  async startTranscription(
+    db: Writer,
+    jobId: string,
+    f: { startedAt: Date; engine: string; progress: number },
+  ): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "queued" },
+        data: {
+          status: "transcribing",
+          transcriptionStartedAt: f.startedAt,
+          transcriptionProgress: f.progress,
+          transcriptionEngine: f.engine,
+        },
+      }),
+    );
+  },
+
+  /** The transcription's progress, only ever raised. False when it was already at or above `progress`. */
+  async raiseTranscriptionProgress(db: Writer, jobId: string, progress: number): Promise<boolean> {
+    const n = await db.$executeRawUnsafe(
+      `UPDATE "transcription_jobs" SET "transcription_progress" = $2, "updated_at" = now()
+       WHERE "id" = $1::uuid AND "status" = 'transcribing' AND "transcription_progress" < $2`,
+      jobId,
+      progress,
+    );
+    return n === 1;
+  },
+
+  /** The recording cut into chunks (with the language detected and the speakers heard), while transcribing. */
+  async planChunks(
+    db: Writer,
+    jobId: string,
+    f: {
+      chunkCount: number;
+      detectedLanguage: string | null;
+      speakerSpans?: Prisma.InputJsonValue;
+      diarizationEngine?: string;
+    },
+  ): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "transcribing" },
+        data: f,
+      }),
+    );
+  },
+
+  /** transcribing → correcting with the transcript (written once: a re-run finds it there). */
+  async transcribed(
+    db: Writer,
+    jobId: string,
+    f: { transcription: string; segments: Prisma.InputJsonValue; transcriptionTime: number; doneAt: Date },
+  ): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "transcribing", transcription: null },
+        data: {
+          status: "correcting",
+          transcription: f.transcription,
+          segments: f.segments,
+          transcriptionTime: f.transcriptionTime,
+          transcriptionDoneAt: f.doneAt,
+          transcriptionProgress: 100,
+        },
+      }),
+    );
+  },
+
+  /** The correction's start (once per job), by `engine`. */
+  async startCorrection(db: Writer, jobId: string, f: { startedAt: Date; engine: string }): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "correcting", correctionStartedAt: null },
+        data: { correctionStartedAt: f.startedAt, correctionProgress: 0, correctionEngine: f.engine },
+      }),
+    );
+  },
+
+  /** The speakers named for the interview text, while it is being written. */
+  async nameSpeakers(db: Writer, jobId: string, speakers: Prisma.InputJsonValue): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({ where: { id: jobId, status: "correcting" }, data: { speakers } }),
+    );
+  },
+
+  /** The correction's progress, while correcting. */
+  async correctionProgress(db: Writer, jobId: string, progress: number): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "correcting" },
+        data: { correctionProgress: progress },
+      }),
+    );
+  },
+
+  /** correcting → completed with the interview text (written once). */
+  async completed(
+    db: Writer,
+    jobId: string,
+    f: { rewrittenText: string; correctionTime: number; doneAt: Date },
+  ): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "correcting", rewrittenText: null },
+        data: {
+          status: "completed",
+          rewrittenText: f.rewrittenText,
+          correctionTime: f.correctionTime,
+          correctionDoneAt: f.doneAt,
+          correctionProgress: 100,
+          errorCode: null,
+          errorMessage: null,
+          failedStage: null,
+        },
+      }),
+    );
+  },
+
+  /**
+   * One of `from` → failed at `stage`, keeping any transcript made. A failed job holds none of its
+   * owner's quota (a retry holds it again). False when it was not in one of `from` (reported once).
+   */
+  async failed(
+    db: Writer,
+    jobId: string,
+    from: JobState[],
+    f: { code: string; message: string; stage: "transcription" | "correction" },
+  ): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: { in: from } },
+        data: {
+          status: "failed",
+          errorCode: f.code,
+          errorMessage: f.message,
+          failedStage: f.stage,
+          reservedSeconds: 0,
+        },
+      }),
+    );
+  },
+
+  /** A failed job holds `seconds` of quota again before it is retried (call inside the quota's lock). */
+  async holdForRetry(db: Writer, jobId: string, seconds: number): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "failed" },
+        data: { reservedSeconds: seconds },
+      }),
+    );
+  },
+
+  /** failed → queued (from the chunks already done) or → correcting (the transcript kept). */
+  async retry(db: Writer, jobId: string, atCorrection: boolean): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "failed" },
+        data: {
+          status: atCorrection ? "correcting" : "queued",
+          errorCode: null,
+          errorMessage: null,
+          failedStage: null,
+          ...(atCorrection ? { correctionStartedAt: null, correctionProgress: 0 } : {}),
+        },
+      }),
+    );
+  },
+
+  /** Gives back what a job held of its owner's quota (it was charged, or will not run). */
+  async releaseQuota(db: Pick<Db, "$executeRawUnsafe">, jobId: string): Promise<void> {
+    await db.$executeRawUnsafe(
+      `UPDATE "transcription_jobs" SET "reserved_seconds" = 0 WHERE "id" = $1::uuid AND "reserved_seconds" > 0`,
+      jobId,
+    );
+  },
+
+  /** The job's audio deleted (retention, or the user's data removed): the player shows it expired. */
+  async audioDeleted(db: Writer, where: { jobId: string } | { userId: string }, at: Date): Promise<number> {
+    const r = await db.transcriptionJob.updateMany({
+      where: { ...("jobId" in where ? { id: where.jobId } : { userId: where.userId }), audioDeletedAt: null },
+      data: { audioDeletedAt: at },
+    });
+    return r.count;
+  },
+
+  /**
+   * The user's edit: the texts, speakers and title as version `version`, only while the row is still
+   * at `baseVersion` (a write based on an older version is refused: false).
+   */
+  async edit(
+    db: Writer,
+    jobId: string,
+    baseVersion: number,
+    f: {
+      title: string | null;
+      transcription: string | null;
+      segments: Prisma.TranscriptionJobUpdateManyMutationInput["segments"];
+      rewrittenText: string | null;
+      speakers: Prisma.TranscriptionJobUpdateManyMutationInput["speakers"];
+      at: Date;
+    },
+  ): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, version: baseVersion },
+        data: {
+          title: f.title,
+          transcription: f.transcription,
+          segments: f.segments,
+          rewrittenText: f.rewrittenText,
+          speakers: f.speakers,
+          version: baseVersion + 1,
+          editedAt: f.at,
+        },
+      }),
+    );
+  },
+
+  /** The job gone (its chunks, sections and versions with it); a worker still on it then finds nothing. */
+  async remove(db: Writer, jobId: string): Promise<boolean> {
+    return moved(await db.transcriptionJob.deleteMany({ where: { id: jobId } }));
+  },
+};
