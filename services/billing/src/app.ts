@@ -11,8 +11,13 @@ import {
   localConfirmBodySchema,
   localConfirmResponseSchema,
   localPaymentMethodSchema,
+  paymentMethodBodySchema,
+  paymentMethodResponseSchema,
+  planQuoteQuerySchema,
+  planQuoteSchema,
   plansQuerySchema,
   plansResponseSchema,
+  receiptParamsSchema,
 } from "@kikitori/shared";
 import {
   type Check,
@@ -106,6 +111,24 @@ export async function buildBillingApp(deps: BillingAppDeps) {
       { schema: { body: changeSubscriptionBodySchema, response: { 200: changeSubscriptionResponseSchema } } },
       async (req) => billing.change(uidOf(req, true), req.body),
     );
+    api.get(
+      "/api/subscriptions/quote",
+      { schema: { querystring: planQuoteQuerySchema, response: { 200: planQuoteSchema } } },
+      async (req) => billing.quote(uidOf(req, true), req.query.plan, req.query.lang),
+    );
+    api.post(
+      "/api/subscriptions/payment-method",
+      { schema: { body: paymentMethodBodySchema, response: { 200: paymentMethodResponseSchema } } },
+      async (req) => billing.replaceCard(uidOf(req, true), req.body.paymentMethodId),
+    );
+    api.get("/api/billing/receipts/:paymentId", { schema: { params: receiptParamsSchema } }, async (req, reply) => {
+      const { bytes, fileName } = await billing.receiptPdf(uidOf(req, true), req.params.paymentId);
+      return reply
+        .header("content-type", "application/pdf")
+        .header("content-disposition", `attachment; filename="${fileName}"`)
+        .header("cache-control", "private, no-store")
+        .send(Buffer.from(bytes));
+    });
     api.post(
       "/api/billing/local/payment-methods",
       { schema: { body: localCardBodySchema, response: { 200: localPaymentMethodSchema } } },

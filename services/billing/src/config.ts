@@ -66,6 +66,14 @@ export const billingEnv = z
       .string()
       .regex(/^[A-Z]{3}$/)
       .default("USD"),
+    /** The seller on receipts: name (default APP_NAME), address lines separated by "|", e-mail, tax number. */
+    BILLING_SELLER_NAME: optional,
+    BILLING_SELLER_ADDRESS: z.string().default(""),
+    BILLING_SELLER_EMAIL: optional,
+    BILLING_SELLER_TAX_ID: optional,
+    /** Tax included in every price, in percent (0: none charged), and what receipts call it. */
+    BILLING_TAX_RATE: z.coerce.number().min(0).max(100).default(0),
+    BILLING_TAX_NAME: z.string().min(1).max(40).default("Tax"),
     /** How long a request waits for a concurrent identical payment to finish before 409 PAYMENT_IN_PROGRESS. */
     PAYMENT_WAIT_MS: envInt(15_000, 0, 120_000),
     /** Shared secret the gateway sends in x-internal-token (default: derived from JWT_SECRET; see ADR 0006). */
@@ -137,6 +145,16 @@ export const billingEnv = z
         toleranceSeconds: c.STRIPE_WEBHOOK_TOLERANCE_SECONDS,
       },
       pricing,
+      seller: {
+        name: c.BILLING_SELLER_NAME ?? c.APP_NAME,
+        address: c.BILLING_SELLER_ADDRESS.split("|")
+          .map((l) => l.trim())
+          .filter(Boolean),
+        email: c.BILLING_SELLER_EMAIL ?? c.MAIL_FROM.replace(/^.*<([^>]+)>.*$/, "$1"),
+        taxId: c.BILLING_SELLER_TAX_ID,
+        taxRate: c.BILLING_TAX_RATE,
+        taxName: c.BILLING_TAX_NAME,
+      },
       quotas: quotasFromConfig(c),
       /** undefined: the internal API trusts its network (no token configured anywhere). */
       internalToken,

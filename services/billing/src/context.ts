@@ -7,6 +7,7 @@ import { dueChanges, ensureCurrentPeriod, type Logger } from "@kikitori/shared/s
 import type { PlanEvent, PlanNotifier } from "./notify.ts";
 import { currencyForLanguage, type Pricing } from "./pricing.ts";
 import type { CardProvider } from "./providers/port.ts";
+import type { SellerDetails } from "./receipts.ts";
 
 export interface BillingDeps {
   db: Db;
@@ -22,6 +23,8 @@ export interface BillingDeps {
   onPayment?: (kind: "upgrade" | "renewal", outcome: string) => void;
   /** Plan-change e-mails (notify.ts); none when absent. */
   notifier?: PlanNotifier;
+  /** The seller and tax on receipts (BILLING_SELLER_*, BILLING_TAX_*); the app's name alone when absent. */
+  seller?: SellerDetails;
 }
 
 export type UserWithSub = User & { subscription: Subscription | null };

@@ -54,6 +54,7 @@ const billing = new BillingService({
   db,
   provider: createProvider(cfg),
   pricing: cfg.pricing,
+  seller: cfg.seller,
   quotas: cfg.quotas,
   logger,
   now,

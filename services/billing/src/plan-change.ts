@@ -6,12 +6,15 @@ import {
   type ChangeSubscriptionBody,
   type ChangeSubscriptionResponse,
   type CurrentSubscription,
+  FREE_PLAN,
   PLAN_CATALOGUE,
+  type PlanName,
+  type PlanQuote,
   type PlansResponse,
 } from "@kikitori/shared";
 import { type BillingDeps, currencyOf, loadUser, notify, pendingOf } from "./context.ts";
 import { reconcilePending } from "./events.ts";
-import { changeKind, currencyForLanguage, planOffers, toMajor } from "./pricing.ts";
+import { changeKind, currencyForLanguage, planOffers, priceOf, quoteChange, toMajor } from "./pricing.ts";
 import { renewOne } from "./renewals.ts";
 import { upgrade } from "./upgrade.ts";
 
@@ -64,6 +67,37 @@ export async function current(deps: BillingDeps, uid: string, lang?: string): Pr
       : null,
     provider: deps.provider.name,
     ...(deps.provider.publishableKey ? { publishableKey: deps.provider.publishableKey } : {}),
+  };
+}
+
+/**
+ * GET /api/subscriptions/quote: what choosing `target` would do, priced exactly as the change would be
+ * (the confirmation step shows it; the change refuses to charge another amount: PRICE_CHANGED).
+ */
+export async function quote(deps: BillingDeps, uid: string, target: PlanName, lang?: string): Promise<PlanQuote> {
+  const now = deps.now();
+  const user = await loadUser(deps, uid, now);
+  const currency = currencyOf(deps, user, lang);
+  const q = quoteChange({
+    from: user.plan,
+    to: target,
+    currency,
+    pricing: deps.pricing,
+    now,
+    periodStart: user.periodStart,
+    resetDate: user.resetDate,
+  });
+  const sub = user.subscription;
+  return {
+    kind: q.kind === "downgrade" && target === FREE_PLAN ? "free" : q.kind,
+    fromPlan: user.plan,
+    plan: target,
+    currency,
+    amountNow: toMajor(q.chargeMinor, currency),
+    monthlyPrice: toMajor(priceOf(deps.pricing, target, currency), currency),
+    effectiveDate: q.effectiveAt.toISOString(),
+    nextBillingDate: user.resetDate.toISOString(),
+    card: sub?.paymentMethodId && sub.cardLast4 ? { brand: sub.cardBrand ?? "card", last4: sub.cardLast4 } : null,
   };
 }
 

@@ -5,20 +5,25 @@
 //   outcomes.ts     writing a payment's success or failure once
 //   events.ts       provider events: webhooks, the local provider's confirmation, reconciliation
 //   renewals.ts     monthly renewals and abandoned payments (run by sweep.ts)
+//   cards.ts        replacing the card on file
+//   receipts.ts     PDF receipts of paid payments
 //   context.ts      the dependencies and the reads they all share
 import type {
   ChangeSubscriptionBody,
   ChangeSubscriptionResponse,
   CurrentSubscription,
   PlanName,
+  PlanQuote,
   PlansResponse,
 } from "@kikitori/shared";
+import { replaceCard } from "./cards.ts";
 import { type BillingDeps, notify } from "./context.ts";
 import { createLocalPaymentMethod, handleEvent, handleWebhook, localConfirm } from "./events.ts";
 import type { PlanEvent } from "./notify.ts";
 import { applyFailure, applySuccess, type ProviderEventRecord } from "./outcomes.ts";
-import { change, current, plans } from "./plan-change.ts";
+import { change, current, plans, quote } from "./plan-change.ts";
 import type { CardDetails, PaymentEvent } from "./providers/port.ts";
+import { receiptPdf } from "./receipts.ts";
 import { expireAbandoned, type RenewResult, renewDue } from "./renewals.ts";
 
 export type { BillingDeps } from "./context.ts";
@@ -43,6 +48,19 @@ export class BillingService {
 
   change(uid: string, body: ChangeSubscriptionBody): Promise<ChangeSubscriptionResponse> {
     return change(this.deps, uid, body);
+  }
+
+  quote(uid: string, plan: PlanName, lang?: string): Promise<PlanQuote> {
+    return quote(this.deps, uid, plan, lang);
+  }
+
+  replaceCard(uid: string, paymentMethodId: string): Promise<{ paymentMethod: { brand: string; last4: string } }> {
+    return replaceCard(this.deps, uid, paymentMethodId);
+  }
+
+  receiptPdf(uid: string, paymentId: string): Promise<{ bytes: Uint8Array; fileName: string }> {
+    const seller = this.deps.seller ?? { name: "Kikitori", address: [], email: "", taxRate: 0, taxName: "Tax" };
+    return receiptPdf(this.deps, uid, paymentId, seller);
   }
 
   applySuccess(

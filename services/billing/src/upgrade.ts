@@ -38,6 +38,15 @@ export async function upgrade(
   });
   const paymentMethodId = body.paymentMethodId ?? user.subscription?.paymentMethodId ?? null;
   if (!paymentMethodId) throw new AppError("CARD_REQUIRED", "A card is needed for a paid plan.");
+  // The user confirmed an amount: never charge another one (the day or the prices moved meanwhile).
+  const amountNow = toMajor(quote.chargeMinor, currency);
+  if (body.confirmedAmount !== undefined && Math.abs(body.confirmedAmount - amountNow) > 1e-9) {
+    throw new AppError(
+      "PRICE_CHANGED",
+      `The amount is now ${amountNow} ${currency}, not the ${body.confirmedAmount} confirmed. Nothing was charged.`,
+      { details: { amount: amountNow, currency, confirmed: body.confirmedAmount } },
+    );
+  }
 
   const attemptKey = `upgrade:${user.id}:${target}:${user.periodStart.toISOString()}`;
   const { payment, owner, superseded } = await reserveUpgrade(deps, user, target, {

@@ -64,6 +64,7 @@ export async function startBillingStack(opts: {
     db: t.db,
     provider: createProvider(cfg),
     pricing: cfg.pricing,
+    seller: cfg.seller,
     quotas: cfg.quotas,
     logger,
     now: opts.clock.now,

@@ -52,6 +52,9 @@ describe("plans", () => {
         "/api/billing/webhook",
         "/api/billing/local/payment-methods",
         "/api/billing/local/confirm",
+        "/api/subscriptions/quote",
+        "/api/subscriptions/payment-method",
+        "/api/billing/receipts/{paymentId}",
       ]),
     );
   });

@@ -250,3 +250,36 @@ it("the local card endpoints do not exist with the Stripe provider", async () =>
   });
   expect([r.status, r.body.error.code]).toEqual([404, "NOT_FOUND"]);
 });
+
+it("the confirmation step: a quote with the Stripe card on file, a changed card attached to the customer, then charged", async () => {
+  const { uid, token } = await user();
+  const first = await change(token, { paymentMethodId: "pm_card_visa", selectedPlan: "standard", confirmedAmount: 10 });
+  expect(first.body).toMatchObject({ status: "upgraded", charged: { amount: 10, currency: "USD" } });
+
+  const q = await api(s.url, "GET", "/api/subscriptions/quote?plan=premium", { token });
+  expect(q.body).toMatchObject({ kind: "upgrade", amountNow: 10, card: { brand: "visa", last4: "4242" } });
+
+  const card = await api(s.url, "POST", "/api/subscriptions/payment-method", {
+    token,
+    body: { paymentMethodId: "pm_card_mastercard" },
+  });
+  expect([card.status, card.body.paymentMethod]).toEqual([200, { brand: "mastercard", last4: "4444" }]);
+  const attach = stripeApi.calls("POST", "/v1/payment_methods/pm_card_mastercard/attach").at(-1);
+  const sub = await s.t.db.subscription.findUniqueOrThrow({ where: { userId: uid } });
+  expect(attach?.form.customer).toBe(sub.customerId);
+  expect(intentsFor(uid)).toHaveLength(1);
+
+  const unknown = await api(s.url, "POST", "/api/subscriptions/payment-method", {
+    token,
+    body: { paymentMethodId: "pm_card_nonexistent" },
+  });
+  expect(unknown.status).toBeGreaterThanOrEqual(400);
+  expect(unknown.status).toBeLessThan(500);
+
+  const wrong = await change(token, { paymentMethodId: null, selectedPlan: "premium", confirmedAmount: 5 });
+  expect([wrong.status, wrong.body.error.code]).toEqual([409, "PRICE_CHANGED"]);
+  expect(intentsFor(uid)).toHaveLength(1);
+  const up = await change(token, { paymentMethodId: null, selectedPlan: "premium", confirmedAmount: 10 });
+  expect(up.body).toMatchObject({ status: "upgraded", plan: "premium" });
+  expect(intentsFor(uid).at(-1)?.form.payment_method).toBe("pm_card_mastercard");
+});

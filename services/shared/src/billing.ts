@@ -34,8 +34,43 @@ export const changeSubscriptionBodySchema = z.object({
   lang: z.string().max(16).optional(),
   /** Accepted for compatibility; must equal the token's uid. */
   uid: z.string().max(64).optional(),
+  /**
+   * The amount (major units) the user confirmed from GET /api/subscriptions/quote. When given and the
+   * charge would now differ, nothing is charged: 409 PRICE_CHANGED. The web app always sends it.
+   */
+  confirmedAmount: z.number().min(0).max(1_000_000).optional(),
 });
 export type ChangeSubscriptionBody = z.infer<typeof changeSubscriptionBodySchema>;
+
+/** GET /api/subscriptions/quote?plan=…&lang=…: what a plan change would do, before anything is charged. */
+export const planQuoteQuerySchema = z.object({ plan: planSchema, lang: z.string().max(16).optional() });
+export const planQuoteSchema = z.object({
+  /** upgrade: charged now; downgrade / free: switches on effectiveDate; same: nothing to change. */
+  kind: z.enum(["upgrade", "downgrade", "free", "same"]),
+  fromPlan: planSchema,
+  plan: planSchema,
+  currency: currencySchema,
+  /** Charged now (major units): the prorated difference for the rest of the period; 0 when nothing is. */
+  amountNow: z.number(),
+  /** The chosen plan's monthly price from the next billing date (major units). */
+  monthlyPrice: z.number(),
+  /** When the change takes effect (now for an upgrade, the reset date otherwise), ISO 8601. */
+  effectiveDate: z.string(),
+  /** Next billing and quota reset date (ISO 8601): the end of the prorated period. */
+  nextBillingDate: z.string(),
+  /** The card on file that would be charged (null: none; a new card must be given). */
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+});
+export type PlanQuote = z.infer<typeof planQuoteSchema>;
+
+/** POST /api/subscriptions/payment-method: replace the card on file (renewals and upgrades use it). */
+export const paymentMethodBodySchema = z.object({ paymentMethodId: z.string().min(1).max(255) });
+export const paymentMethodResponseSchema = z.object({
+  paymentMethod: z.object({ brand: z.string(), last4: z.string() }),
+});
+
+/** GET /api/billing/receipts/{paymentId}: a paid payment's receipt (PDF). */
+export const receiptParamsSchema = z.object({ paymentId: z.string().uuid() });
 
 export const pendingPlanSchema = z.object({ plan: planSchema, date: z.string() }).nullable();
 

@@ -73,6 +73,8 @@ export const ERROR_CODES = {
   PAYMENT_FAILED: 402,
   PAYMENT_AUTHENTICATION_FAILED: 402,
   PAYMENT_IN_PROGRESS: 409,
+  /** The charge differs from the amount the user confirmed (the period or prices moved): nothing charged. */
+  PRICE_CHANGED: 409,
   PAYMENT_NOT_FOUND: 404,
   PAYMENT_PROVIDER_ERROR: 502,
   WEBHOOK_SIGNATURE_INVALID: 400,

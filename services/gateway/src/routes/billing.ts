@@ -10,8 +10,13 @@ import {
   localConfirmBodySchema,
   localConfirmResponseSchema,
   localPaymentMethodSchema,
+  paymentMethodBodySchema,
+  paymentMethodResponseSchema,
+  planQuoteQuerySchema,
+  planQuoteSchema,
   plansQuerySchema,
   plansResponseSchema,
+  receiptParamsSchema,
 } from "@kikitori/shared";
 import { INTERNAL_TOKEN_HEADER, INTERNAL_UID_HEADER } from "@kikitori/shared/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -46,7 +51,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     req: FastifyRequest,
     reply: FastifyReply,
     path: string,
-    opts2: { uid: string | null; body?: unknown; raw?: Buffer },
+    opts2: { uid: string | null; body?: unknown; raw?: Buffer; pdf?: boolean },
   ) {
     const headers: Record<string, string> = {
       [INTERNAL_TOKEN_HEADER]: opts.internalToken,
@@ -74,6 +79,14 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     } catch (err) {
       req.log.error({ err, path }, "billing service unreachable");
       throw unavailable();
+    }
+    if (opts2.pdf && res.ok && res.headers.get("content-type")?.startsWith("application/pdf")) {
+      const bytes = Buffer.from(await res.arrayBuffer());
+      return reply
+        .header("content-type", "application/pdf")
+        .header("content-disposition", res.headers.get("content-disposition") ?? "attachment")
+        .header("cache-control", "private, no-store")
+        .send(bytes);
     }
     const text = await res.text();
     let json: unknown;
@@ -157,6 +170,62 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       const { uid: _ignored, ...body } = req.body;
       return forward(req, reply, "/api/subscriptions/create-or-update-subscription", { uid, body });
     },
+  );
+
+  app.get(
+    "/subscriptions/quote",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        security,
+        summary:
+          "What choosing a plan would do before anything is charged: the amount due now, the monthly price, when it takes effect and the card that would be charged",
+        querystring: planQuoteQuerySchema,
+        response: { 200: planQuoteSchema, ...errorResponses(400, 401, 404, 503) },
+      },
+    },
+    async (req, reply) => {
+      const q = new URLSearchParams({ plan: req.query.plan, ...(req.query.lang ? { lang: req.query.lang } : {}) });
+      return forward(req, reply, `/api/subscriptions/quote?${q}`, { uid: assertUid(req, undefined) });
+    },
+  );
+
+  app.post(
+    "/subscriptions/payment-method",
+    {
+      onRequest: guard,
+      config: limited,
+      schema: {
+        tags,
+        security,
+        summary: "Replace the card on file (used by the next upgrade and the renewals); nothing is charged",
+        body: paymentMethodBodySchema,
+        response: { 200: paymentMethodResponseSchema, ...errorResponses(400, 401, 402, 404, 502, 503) },
+      },
+    },
+    async (req, reply) =>
+      forward(req, reply, "/api/subscriptions/payment-method", { uid: assertUid(req, undefined), body: req.body }),
+  );
+
+  app.get(
+    "/billing/receipts/:paymentId",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        security,
+        summary:
+          "The PDF receipt of one of the user's paid payments: invoice number, seller and buyer, period, tax lines, card",
+        params: receiptParamsSchema,
+        response: errorResponses(400, 401, 404, 503),
+      },
+    },
+    async (req, reply) =>
+      forward(req, reply, `/api/billing/receipts/${encodeURIComponent(req.params.paymentId)}`, {
+        uid: assertUid(req, undefined),
+        pdf: true,
+      }),
   );
 
   app.post(
