@@ -1,5 +1,5 @@
 // `npm run bench:diarization`: how well the `classic` speaker diarization engine tells two voices
-// apart (issue #12). Two-voice interviews of 20 turns are built from real recorded voices (Debian's
+// apart. Two-voice interviews of 20 turns are built from real recorded voices (Debian's
 // pocketsphinx-testdata LibriVox reader and "cards" speaker, and the Kennedy excerpt whisper.cpp
 // ships) and from two espeak-ng voices, with the truth of who speaks when; each goes through the
 // worker's own path (ffmpeg-free: VAD on the WAV, then the engine) with the speaker count given (2,

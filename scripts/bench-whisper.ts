@@ -1,5 +1,5 @@
 // `npm run bench:whisper`: what whisper.cpp (through @napi-rs/whisper, the binding the transcription
-// worker uses) costs per model on this CPU, for one 30-s window of real speech (issue #11, item 8).
+// worker uses) costs per model on this CPU, for one 30-s window of real speech.
 //
 //   npm run bench:whisper -- [--models=tiny,base,small,large-v3-turbo] [--quants=f16,q8_0,q5_1]
 //                            [--repeat=3] [--threads=1,2] [--max-tokens=100] [--no-cap-check]

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// The interview workspace in Chromium against the real gateway and workers (issue #13): an upload
+// The interview workspace in Chromium against the real gateway and workers: an upload
 // shows in the library; its page plays along (a click on a segment seeks there, playing marks the
 // segments in order, keys work); a speaker rename and a sentence edit are saved and reach the DOCX,
 // SRT and WebVTT exports (read back with mammoth and a subtitle parser); a second tab's stale edit is

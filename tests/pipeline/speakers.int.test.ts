@@ -1,4 +1,4 @@
-// Who said what (issue #12), through the real gateway, workers, Postgres, Redis and S3 server: a
+// Who said what, through the real gateway, workers, Postgres, Redis and S3 server: a
 // 20-turn interview of two real recorded voices (the LibriVox reader of pocketsphinx-testdata and
 // Kennedy) comes back as alternating turns, each under the right name, and a rename follows through
 // to the interview text. Speech recognition is pocketsphinx (English, offline); the speakers come

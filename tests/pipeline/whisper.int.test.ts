@@ -1,4 +1,4 @@
-// Speech recognition that hears every language (issue #11), through the real gateway, workers,
+// Speech recognition that hears every language, through the real gateway, workers,
 // Postgres, Redis and S3 server. The Whisper engine runs whisper.cpp's own test model (the real ggml
 // format without real weights, so its text is empty): these tests prove the load and run path, the
 // audio language, timed segments in order over the socket, and recovery — not the words.

@@ -1,5 +1,5 @@
 // Two-voice interviews made of real recorded speech, with the truth of who speaks when: the test
-// material of speaker diarization (issue #12). Real voices: the LibriVox reader of Debian's
+// material of speaker diarization. Real voices: the LibriVox reader of Debian's
 // pocketsphinx-testdata (5 clips, ~25 s), the speaker of its "cards" recordings (5 clips, ~10 s),
 // and J. F. Kennedy's inaugural address excerpt that whisper.cpp ships as samples/jfk.wav
 // (tests/fixtures/audio/jfk.wav, 11 s, cut into phrases at its pauses). Synthetic voices

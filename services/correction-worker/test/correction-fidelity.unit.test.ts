@@ -1,6 +1,6 @@
 /**
- * Both correction engines measured by the workspace's fidelity check (services/shared/src/fidelity.ts,
- * issue #13): the share of the interview's content words found in the raw transcript, sentences with
+ * Both correction engines measured by the workspace's fidelity check (services/shared/src/fidelity.ts):
+ * the share of the interview's content words found in the raw transcript, sentences with
  * words the recording does not have, raw passages left out. The offline engine is measured on every
  * test transcript; the openai engine runs against a local stand-in of the API (no model can be
  * reached here), once answering with a faithful clean-up and once with an added sentence, which the

@@ -1,4 +1,4 @@
-// The account page's calls (issue 16, points 3, 4 and 12) against a real gateway and database.
+// The account page's calls against a real gateway and database.
 
 import { api, startTestGateway, type TestGateway, tokenLinkFrom } from "../../../tests/support/gateway.ts";
 import { decodeQuotedPrintable, startSmtpCatcher } from "../../../tests/support/smtp.ts";

@@ -1,4 +1,4 @@
-// Issue #14 hardening at the gateway: login lock-out resistance, ID tokens that end with their login,
+// Hardening at the gateway: login lock-out resistance, ID tokens that end with their login,
 // the WebSocket's one-user binding and cap, browser security headers, request ids, answers in the
 // error shape for 416/431/NUL bytes/lone surrogates, auth before body validation, and account
 // e-mails that answer in the same time whether the address exists or not.

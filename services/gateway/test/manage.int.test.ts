@@ -1,5 +1,5 @@
 // Deleting a job (audio, pieces and texts gone from the store and the database) and retrying a failed
-// one without uploading again (issue #13).
+// one without uploading again.
 import { randomUUID } from "node:crypto";
 import { QUEUES } from "@kikitori/shared";
 import { createObjectStore, createQueue, createRedis, type ObjectStore, type Redis } from "@kikitori/shared/server";

@@ -1,4 +1,4 @@
-// The interview workspace API (issue #13): edits based on a version (a stale one is refused), kept
+// The interview workspace API: edits based on a version (a stale one is refused), kept
 // versions and restore, title rename reaching the exports, the library's search and sort, and the
 // fidelity view.
 import { randomUUID } from "node:crypto";

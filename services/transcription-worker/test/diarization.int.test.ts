@@ -1,4 +1,4 @@
-// Speaker diarization on real recorded voices (issue #12): the classic engine in its child process,
+// Speaker diarization on real recorded voices: the classic engine in its child process,
 // the sherpa engine's load path and its errors, and the engine chosen at start.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";

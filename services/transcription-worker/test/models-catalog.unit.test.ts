@@ -9,7 +9,7 @@ import {
   WHISPER_MODELS,
 } from "../src/models/catalog.ts";
 
-// The SHA-1s given in issue #11 (from whisper.cpp's models/README.md).
+// The SHA-1s whisper.cpp publishes in its models/README.md.
 const ISSUE_SHA1 = {
   tiny: "bd577a113a864445d4c299885e0cb97d4ba92b5f",
   base: "465707469ff3a37a2b9b8d8f89f2f99de7299dac",

@@ -1,5 +1,5 @@
 /**
- * The account page's calls (issue 16, points 3 and 4), under /api/auth/account:
+ * The account page's calls, under /api/auth/account:
  * - GET    /account                 who is logged in: e-mail, verification, plan, member since;
  * - POST   /account/password        change the password (current one required; other logins end);
  * - POST   /account/email           change the e-mail: a link goes to the new address, which takes
@@ -102,7 +102,7 @@ export class AccountService {
       this.d.db.user.update({ where: { id: uid }, data: { passwordHash } }),
       this.d.db.refreshToken.updateMany({ where: { userId: uid, revokedAt: null }, data: { revokedAt: this.now() } }),
     ]);
-    // ID tokens issued before the change end too (issue #14), not only the refresh tokens.
+    // ID tokens issued before the change end too, not only the refresh tokens.
     await this.d.auth.endAllSessions(uid);
     return this.d.auth.login(u.email, newPassword);
   }

@@ -36,7 +36,7 @@ export interface TranscriptionRoutesOptions {
   signer: TokenSigner;
   redisPrefix: string;
   tmpDir: string;
-  /** Upload bounds (issue #14): body idle/total time, uploads in flight per user. */
+  /** Upload bounds: body idle/total time, uploads in flight per user. */
   uploadLimits?: {
     idleMs: number;
     totalMs: number;
