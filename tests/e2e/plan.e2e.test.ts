@@ -50,6 +50,13 @@ async function fillCard(page: Page, number: string) {
 
 const planOf = (page: Page) => page.getByTestId("plan-current").getAttribute("data-plan");
 
+/** An upgrade: the plan button opens the confirmation step (nothing charged yet), then "Pay". */
+async function upgradeAndPay(page: Page) {
+  await page.getByTestId("plan-submit").click();
+  await page.getByTestId("plan-confirm").waitFor();
+  await page.getByTestId("plan-confirm-pay").click();
+}
+
 it("free → standard: a declined card shows the decline, the success card upgrades and the bars show the new limits", async () => {
   const user = await newUser();
   const { page, close } = await openPlanScreen(user.email);
@@ -71,14 +78,14 @@ it("free → standard: a declined card shows the decline, the success card upgra
 
   await page.getByTestId("card-hint").waitFor();
   await fillCard(page, "4000 0000 0000 0002");
-  await page.getByTestId("plan-submit").click();
+  await upgradeAndPay(page);
   await page.getByTestId("plan-error").waitFor();
   expect(await page.getByTestId("plan-error").textContent()).toBe(en.errors.PAYMENT_DECLINED);
   expect(await planOf(page)).toBe("free");
 
   await fillCard(page, "4242 4242 4242 4242");
   expect(await page.getByTestId("card-number").inputValue()).toBe("4242 4242 4242 4242");
-  await page.getByTestId("plan-submit").click();
+  await upgradeAndPay(page);
   await page.getByTestId("plan-message").waitFor({ timeout: 30_000 });
   expect(await page.getByTestId("plan-message").textContent()).toContain("Subscription processed successfully.");
 
@@ -97,15 +104,20 @@ it("free → premium with the authentication card: decline fails, approve upgrad
 
   await page.getByTestId("plan-option-premium").check();
   await fillCard(page, "4000 0025 0000 3155");
-  await page.getByTestId("plan-submit").click();
+  await upgradeAndPay(page);
   await page.getByTestId("auth-modal").waitFor();
+  // The bank's dialog names the plan being bought, not the current one.
+  expect(await page.getByTestId("auth-modal").textContent()).toContain("Premium plan");
   expect(await page.getByTestId("plan-processing").count()).toBe(1);
   await page.getByTestId("auth-decline").click();
   await page.getByTestId("plan-error").waitFor();
+  // A decline says so and what to do next.
+  expect(await page.getByTestId("plan-error").textContent()).toBe(en.plan.auth.declined);
   expect(await page.getByTestId("auth-modal").count()).toBe(0);
   expect(await planOf(page)).toBe("free");
 
-  await page.getByTestId("plan-submit").click();
+  await fillCard(page, "4000 0025 0000 3155");
+  await upgradeAndPay(page);
   await page.getByTestId("auth-modal").waitFor();
   await page.getByTestId("auth-approve").click();
   await page.getByTestId("plan-message").waitFor({ timeout: 30_000 });
@@ -161,7 +173,7 @@ it("the 3-D Secure dialog shows the amount and keeps the focus inside", async ()
   const { page, close } = await openPlanScreen(user.email);
   await page.getByTestId("plan-option-premium").check();
   await fillCard(page, "4000 0025 0000 3155");
-  await page.getByTestId("plan-submit").click();
+  await upgradeAndPay(page);
   const dialog = page.getByTestId("auth-modal");
   await dialog.waitFor();
   expect(await page.getByTestId("auth-amount").textContent()).toMatch(/^Amount: \$\d+(\.\d\d)?$/);
@@ -230,4 +242,116 @@ it("on a phone: the Greek 'keep my plan' button stays in its card, the Tamil usa
   }
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await ctx.close();
+});
+
+/** A user on Standard, paid with the Visa 4242 through the API. */
+async function standardUser() {
+  const user = await newUser();
+  const pm = await api(t.url, "POST", "/api/billing/local/payment-methods", {
+    token: user.token,
+    body: { number: "4242424242424242", expMonth: 12, expYear: 2000 + EXPIRY_YEAR, cvc: "123" },
+  });
+  const up = await api(t.url, "POST", "/api/subscriptions/create-or-update-subscription", {
+    token: user.token,
+    body: { paymentMethodId: pm.body.id, selectedPlan: "standard", lang: "en" },
+  });
+  expect([up.status, up.body.status]).toEqual([200, "upgraded"]);
+  return user;
+}
+
+it("standard → premium: nothing is charged before the confirmation with the amount and the card; another card can be used", async () => {
+  const user = await standardUser();
+  const paymentsOf = () => t.db.payment.count({ where: { userId: user.uid } });
+  const before = await paymentsOf();
+  const { page, close } = await openPlanScreen(user.email);
+
+  await page.getByTestId("plan-option-premium").check();
+  expect(await page.getByTestId("card-saved").isChecked()).toBe(true);
+  await page.getByTestId("plan-submit").click();
+  const confirm = page.getByTestId("plan-confirm");
+  await confirm.waitFor();
+  // Focus moves to the step, which shows the amount due today and the card that would be charged.
+  expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("plan-confirm");
+  const quote = await api(t.url, "GET", "/api/subscriptions/quote?plan=premium&lang=en", { token: user.token });
+  const amount = new Intl.NumberFormat("en", { style: "currency", currency: "USD" })
+    .format(quote.body.amountNow)
+    .replace(/\.00$/, "");
+  expect(await page.getByTestId("plan-confirm-amount").textContent()).toContain(amount);
+  expect(await page.getByTestId("plan-confirm-card").textContent()).toBe("Visa ending in 4242");
+  expect(await page.getByTestId("plan-confirm-then").textContent()).toContain("$30 / month");
+  expect(await page.getByTestId("plan-confirm-pay").textContent()).toContain(amount);
+  expect(await paymentsOf()).toBe(before);
+
+  // "Back" leaves everything as it was; "Use another card" opens the card form.
+  await page.getByTestId("plan-confirm-back").click();
+  await confirm.waitFor({ state: "detached" });
+  expect(await paymentsOf()).toBe(before);
+  await page.getByTestId("plan-submit").click();
+  await confirm.waitFor();
+  await page.getByTestId("plan-confirm-other-card").click();
+  await page.getByTestId("card-number").waitFor();
+  expect(await page.getByTestId("card-new").isChecked()).toBe(true);
+  await fillCard(page, "5555 5555 5555 4444");
+  await page.getByTestId("plan-submit").click();
+  await confirm.waitFor();
+  expect(await page.getByTestId("plan-confirm-card").textContent()).toBe("Mastercard ending in 4444");
+  expect(await paymentsOf()).toBe(before);
+  await page.getByTestId("plan-confirm-pay").click();
+  await page.getByTestId("plan-message").waitFor({ timeout: 30_000 });
+  await page.locator('[data-testid="plan-current"][data-plan="premium"]').waitFor();
+  const paid = await t.db.payment.findFirstOrThrow({ where: { userId: user.uid }, orderBy: { createdAt: "desc" } });
+  expect([paid.status, paid.cardLast4, paid.amount / 100]).toEqual(["succeeded", "4444", quote.body.amountNow]);
+  await close();
+});
+
+it("a payment left waiting for the bank: the resumed dialog names the plan being bought, and a decline says what to do", async () => {
+  const user = await newUser();
+  const pm = await api(t.url, "POST", "/api/billing/local/payment-methods", {
+    token: user.token,
+    body: { number: "4000002500003155", expMonth: 12, expYear: 2000 + EXPIRY_YEAR, cvc: "123" },
+  });
+  const up = await api(t.url, "POST", "/api/subscriptions/create-or-update-subscription", {
+    token: user.token,
+    body: { paymentMethodId: pm.body.id, selectedPlan: "premium", lang: "en" },
+  });
+  expect(up.body.clientSecret).toEqual(expect.any(String));
+
+  const { page, close } = await openPlanScreen(user.email);
+  expect(await planOf(page)).toBe("free");
+  await page.getByTestId("plan-resume-payment").click();
+  const dialog = page.getByTestId("auth-modal");
+  await dialog.waitFor();
+  const text = await dialog.textContent();
+  expect(text).toContain("Premium plan");
+  expect(text).not.toContain("Free plan");
+  await page.getByTestId("auth-decline").click();
+  await page.getByTestId("plan-error").waitFor();
+  expect(await page.getByTestId("plan-error").textContent()).toBe(en.plan.auth.declined);
+  expect(await planOf(page)).toBe("free");
+  await close();
+});
+
+it("the account page changes the card on file and downloads a PDF receipt", async () => {
+  const user = await standardUser();
+  const { page, close } = await openPlanScreen(user.email);
+  await page.goto(`${t.url}/en/account`);
+  await page.getByTestId("account-card-current").filter({ hasText: "4242" }).waitFor();
+  await page.getByTestId("account-card-change").click();
+  await fillCard(page, "5555 5555 5555 4444");
+  await page.getByTestId("account-card-save").click();
+  await page.getByTestId("account-card-outcome").waitFor();
+  expect(await page.getByTestId("account-card-outcome").textContent()).toBe(
+    en.account.card.changed.replace("{{brand}}", "Mastercard").replace("{{last4}}", "4444"),
+  );
+  await page.getByTestId("account-card-current").filter({ hasText: "4444" }).waitFor();
+  const sub = await t.db.subscription.findUniqueOrThrow({ where: { userId: user.uid } });
+  expect(sub.cardLast4).toBe("4444");
+
+  const download = page.waitForEvent("download");
+  await page.getByTestId("account-receipt").first().click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^receipt-KIK-\d{8}-[0-9A-F]{8}\.pdf$/);
+  const path = await file.path();
+  expect(readFileSync(path).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  await close();
 });

@@ -1,47 +1,38 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { PaymentRow } from "../auth/accountApi.ts";
-import { receiptFileName, receiptText } from "../auth/receipt.ts";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
-import { useAppConfig } from "../config/appConfig.ts";
 import { errorText } from "../i18n/errorText.ts";
+import { saveBlob } from "../lib/download.ts";
+import { fetchReceipt } from "../plan/api.ts";
 import { formatDate } from "../plan/format.ts";
 import { formatPrice } from "../plan/pricing.ts";
 import { useLang } from "../routing/useLang.ts";
-import { saveFile } from "./parts.tsx";
 
-/** The account's payments, newest first, with a text receipt for each successful one. */
+/** The account's payments, newest first, with a PDF receipt for each paid one. */
 export function BillingHistory({ rows, loading, error }: { rows?: PaymentRow[]; loading: boolean; error: unknown }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const { appName } = useAppConfig();
   const captionId = useId();
   const describe = (p: PaymentRow) =>
     t(p.kind === "renewal" ? "account.billing.renewal" : "account.billing.upgrade", {
       plan: t(`plan.names.${p.plan}`),
     });
-  const saveReceipt = (p: PaymentRow) =>
-    saveFile(
-      receiptFileName(p),
-      receiptText(p, {
-        title: t("account.billing.receipt"),
-        appName,
-        labels: {
-          paymentId: t("account.billing.paymentId"),
-          date: t("account.billing.date"),
-          description: t("account.billing.description"),
-          period: t("account.billing.period"),
-          card: t("account.billing.card"),
-          amount: t("account.billing.amount"),
-          status: t("account.billing.status"),
-        },
-        description: describe(p),
-        status: t(`account.billing.statuses.${p.status}`, { defaultValue: p.status }),
-        date: (iso) => formatDate(iso, lang),
-        amount: (r) => formatPrice(r.amount, r.currency, lang),
-      }),
-      "text/plain;charset=utf-8",
-    );
+  const [receiptError, setReceiptError] = useState<unknown>(null);
+  const [fetching, setFetching] = useState<string | null>(null);
+  /** The PDF receipt the billing service makes (invoice number, seller and buyer, tax lines). */
+  const saveReceipt = async (p: PaymentRow) => {
+    setReceiptError(null);
+    setFetching(p.id);
+    try {
+      const { blob, fileName } = await fetchReceipt(p.id);
+      saveBlob(blob, fileName);
+    } catch (err) {
+      setReceiptError(err);
+    } finally {
+      setFetching(null);
+    }
+  };
   return (
     <section className="card account-card" aria-labelledby={captionId} data-testid="account-billing">
       <h2 id={captionId} className="section-title">
@@ -60,6 +51,7 @@ export function BillingHistory({ rows, loading, error }: { rows?: PaymentRow[]; 
         </p>
       ) : (
         <div className="table-scroll">
+          {receiptError ? <ErrorAlert message={errorText(t, receiptError)} error={receiptError} /> : null}
           <table className="account-table" aria-labelledby={captionId}>
             <thead>
               <tr>
@@ -88,7 +80,9 @@ export function BillingHistory({ rows, loading, error }: { rows?: PaymentRow[]; 
                         type="button"
                         className="btn btn-ghost btn-small"
                         data-testid="account-receipt"
-                        onClick={() => saveReceipt(p)}
+                        disabled={fetching === p.id}
+                        aria-busy={fetching === p.id}
+                        onClick={() => void saveReceipt(p)}
                       >
                         {t("account.billing.receipt")}
                       </button>

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate } from "react-router";
 import { BillingHistory } from "../account/BillingHistory.tsx";
+import { CardOnFile } from "../account/CardOnFile.tsx";
 import { ChangeEmail } from "../account/ChangeEmail.tsx";
 import { ChangePassword } from "../account/ChangePassword.tsx";
 import { DataDownload } from "../account/DataDownload.tsx";
@@ -60,6 +61,7 @@ function AccountScreen({ uid }: { uid: string }) {
 
         <ChangePassword />
         <ChangeEmail current={data?.email ?? ""} />
+        <CardOnFile uid={uid} />
         <BillingHistory rows={payments.data?.payments} loading={payments.isPending} error={payments.error} />
         <DataDownload />
         <DeleteAccount account={data ?? null} />

@@ -9,17 +9,26 @@ import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { AuthModal } from "../plan/AuthModal.tsx";
-import { createOrUpdateSubscription, subscriptionKeyPrefix, useCurrentSubscription, usePlans } from "../plan/api.ts";
+import {
+  createOrUpdateSubscription,
+  fetchQuote,
+  subscriptionKeyPrefix,
+  useCurrentSubscription,
+  usePlans,
+} from "../plan/api.ts";
 import {
   applyPlanChange,
   type ChangeBody,
   keepCurrentPlan,
   type PlanChangeOutcome,
+  preparePayment,
   resumePayment,
 } from "../plan/flow.ts";
 import { formatDate } from "../plan/format.ts";
 import type { CardFieldHandle } from "../plan/LocalCardForm.tsx";
+import { noticeFromError } from "../plan/notice.ts";
 import { PlanCardFields } from "../plan/PlanCardFields.tsx";
+import { PlanConfirm, type PlanReview } from "../plan/PlanConfirm.tsx";
 import { PlanChangeSummary, PlanOptions } from "../plan/PlanOptions.tsx";
 import { PlanResult } from "../plan/PlanResult.tsx";
 import { PlanStatus } from "../plan/PlanStatus.tsx";
@@ -61,6 +70,10 @@ function PlanScreen({ uid }: { uid: string }) {
   const [result, setResult] = useState<PlanChangeOutcome | null>(null);
   /** What the payment awaiting the bank's confirmation is for (shown in the 3-D Secure dialog). */
   const [authCharge, setAuthCharge] = useState<{ amount: number; currency: string } | null>(null);
+  /** The plan that payment is for: the one being bought, also when a payment left waiting is resumed. */
+  const [authPlan, setAuthPlan] = useState<PlanName | null>(null);
+  /** The confirmation step of an upgrade: amount and card, shown before anything is charged. */
+  const [review, setReview] = useState<PlanReview | null>(null);
   const cardRef = useRef<CardFieldHandle>(null);
   const { makeProvider, authRequest } = usePaymentProvider(current.data, cardRef);
 
@@ -80,6 +93,7 @@ function PlanScreen({ uid }: { uid: string }) {
   const planName = (p: PlanName) => t(`plan.names.${p}`);
 
   const submit = async (body: ChangeBody) => {
+    setAuthPlan(body.selectedPlan);
     const raw = await createOrUpdateSubscription({ ...body, lang });
     setAuthCharge(parseSubscriptionResult(raw).charged ?? null);
     return raw;
@@ -92,6 +106,7 @@ function PlanScreen({ uid }: { uid: string }) {
     setResult(null);
     const outcome = await action();
     setResult(outcome.kind === "noop" ? null : outcome);
+    setReview(null);
     setProcessing(false);
     if (outcome.kind === "success") {
       setChosen(null);
@@ -103,9 +118,54 @@ function PlanScreen({ uid }: { uid: string }) {
     }
   };
 
+  /** An upgrade charges: first the card that would be used and the server's quote, nothing charged yet. */
+  const startReview = async () => {
+    setProcessing(true);
+    setResult(null);
+    const saved = sub?.paymentMethod;
+    const prepared = await preparePayment(
+      { useSavedCard, savedCard: saved ? { brand: saved.brand ?? "", last4: saved.last4 } : null },
+      makeProvider(),
+    );
+    if ("error" in prepared) {
+      setResult({ kind: "error", notice: prepared.error });
+      setProcessing(false);
+      return;
+    }
+    try {
+      const quote = await fetchQuote(selected, lang);
+      setReview({ quote, paymentMethodId: prepared.paymentMethodId, card: prepared.card ?? quote.card });
+    } catch (err) {
+      setResult({ kind: "error", notice: noticeFromError(err, "payment.genericError") });
+    }
+    setProcessing(false);
+  };
+
+  const pay = () => {
+    if (!review || processing) return;
+    const { paymentMethodId } = review;
+    void run(() =>
+      applyPlanChange(
+        {
+          loggedIn: !!user,
+          currentPlan,
+          selectedPlan: review.quote.plan,
+          useSavedCard,
+          prepared: { paymentMethodId },
+          confirmedAmount: review.quote.amountNow,
+        },
+        { provider: makeProvider(), submit },
+      ),
+    );
+  };
+
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!canSubmit) return;
+    if (!canSubmit || review) return;
+    if (change === "upgrade") {
+      void startReview();
+      return;
+    }
     void run(() =>
       applyPlanChange(
         { loggedIn: !!user, currentPlan, selectedPlan: selected, useSavedCard },
@@ -114,14 +174,16 @@ function PlanScreen({ uid }: { uid: string }) {
     );
   };
   const keepPlan = () => void run(() => keepCurrentPlan({ loggedIn: !!user, currentPlan }, { provider: null, submit }));
-  const resume = (clientSecret: string, amount: number | null) => {
+  const resume = (clientSecret: string, amount: number | null, plan: PlanName) => {
     setAuthCharge(amount !== null ? { amount, currency } : null);
+    setAuthPlan(plan);
     void run(() => resumePayment(clientSecret, makeProvider()));
   };
 
   const choose = (p: PlanName) => {
     setChosen(p);
     setResult(null);
+    setReview(null);
   };
 
   const loading = usage.isPending || current.isPending || plans.isPending;
@@ -181,11 +243,14 @@ function PlanScreen({ uid }: { uid: string }) {
               dateText={dateText}
             />
 
-            {needsCard ? (
+            {review ? null : needsCard ? (
               <PlanCardFields
                 sub={sub}
                 newCard={newCard}
-                onNewCard={setNewCard}
+                onNewCard={(useNew) => {
+                  setNewCard(useNew);
+                  setReview(null);
+                }}
                 disabled={processing}
                 cardRef={cardRef}
                 onEdit={() => setResult((r) => (r?.kind === "error" ? null : r))}
@@ -195,23 +260,36 @@ function PlanScreen({ uid }: { uid: string }) {
 
             <PlanResult processing={processing} result={result} />
 
-            <button
-              type="submit"
-              className="btn btn-primary btn-block"
-              data-testid="plan-submit"
-              disabled={!canSubmit}
-              aria-busy={processing}
-            >
-              {processing ? <span className="spinner spinner-light" aria-hidden="true" /> : null}
-              {t(submitLabelKey(change, selected), { plan: planName(selected) })}
-            </button>
+            {review ? (
+              <PlanConfirm
+                review={review}
+                processing={processing}
+                onPay={pay}
+                onOtherCard={() => {
+                  setReview(null);
+                  setNewCard(true);
+                }}
+                onBack={() => setReview(null)}
+              />
+            ) : (
+              <button
+                type="submit"
+                className="btn btn-primary btn-block"
+                data-testid="plan-submit"
+                disabled={!canSubmit}
+                aria-busy={processing}
+              >
+                {processing ? <span className="spinner spinner-light" aria-hidden="true" /> : null}
+                {t(submitLabelKey(change, selected), { plan: planName(selected) })}
+              </button>
+            )}
           </form>
         ) : null}
       </div>
 
       {authRequest ? (
         <AuthModal
-          planLabel={planName(selected)}
+          planLabel={planName(authPlan ?? selected)}
           amountText={authCharge ? formatPrice(authCharge.amount, authCharge.currency, lang) : null}
           onAnswer={(approve) => authRequest.resolve(approve)}
         />

@@ -63,7 +63,9 @@ export function LocalCardForm({
         if (key) return { error: { key } };
         try {
           const pm = parsePaymentMethod(await createLocalPaymentMethod(paymentMethodBody(current)));
-          return pm ? { id: pm.id } : { error: { key: "payment.paymentMethodFailed" } };
+          return pm
+            ? { id: pm.id, brand: pm.brand, last4: pm.last4 }
+            : { error: { key: "payment.paymentMethodFailed" } };
         } catch (e) {
           return { error: noticeFromError(e, "payment.paymentMethodFailed") };
         }

@@ -41,7 +41,7 @@ export function PlanStatus({
   dateText: string;
   processing: boolean;
   onKeep: () => void;
-  onResume: (clientSecret: string, amount: number | null) => void;
+  onResume: (clientSecret: string, amount: number | null, plan: PlanName) => void;
 }) {
   const { t } = useTranslation();
   const tr: Translate = (key, o) => t(key, o ?? {}) as string;
@@ -95,7 +95,10 @@ export function PlanStatus({
             className="btn btn-small btn-primary"
             data-testid="plan-resume-payment"
             disabled={processing}
-            onClick={() => sub.pendingPayment && onResume(sub.pendingPayment.clientSecret, sub.pendingPayment.amount)}
+            onClick={() =>
+              sub.pendingPayment &&
+              onResume(sub.pendingPayment.clientSecret, sub.pendingPayment.amount, sub.pendingPayment.plan)
+            }
           >
             {t("plan.resumePayment")}
           </button>

@@ -77,8 +77,9 @@ export function StripeCardForm({
             error: result.error.message ? { text: result.error.message } : { key: "payment.paymentMethodError" },
           };
         }
-        return result.paymentMethod?.id
-          ? { id: result.paymentMethod.id }
+        const pm = result.paymentMethod;
+        return pm?.id
+          ? { id: pm.id, brand: pm.card?.brand, last4: pm.card?.last4 }
           : { error: { key: "payment.paymentMethodFailed" } };
       },
     }),

@@ -2,7 +2,16 @@
 import type { PlanName } from "@kikitori/shared";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch, apiFetchParsed } from "../api/client.ts";
-import { type PlansInfo, parseCurrent, parsePlans, type SubscriptionState } from "./parse.ts";
+import { fetchWithSession, readError } from "../transcription/api.ts";
+import {
+  type PlanQuote,
+  type PlansInfo,
+  parseCardReplaced,
+  parseCurrent,
+  parsePlans,
+  parseQuote,
+  type SubscriptionState,
+} from "./parse.ts";
 
 /** Everything billing-related of one user; invalidate this prefix after a plan change. */
 export const subscriptionKeyPrefix = (uid: string) => ["subscription", uid] as const;
@@ -29,11 +38,40 @@ export function fetchCurrentSubscription(lang: string, signal?: AbortSignal): Pr
   );
 }
 
-/** `lang` picks the currency of a first paid plan, as in the plans call. */
+/** What choosing `plan` would charge now and with which card; nothing is charged by asking. */
+export function fetchQuote(plan: PlanName, lang: string): Promise<PlanQuote> {
+  return apiFetchParsed(
+    `/api/subscriptions/quote?plan=${encodeURIComponent(plan)}&lang=${encodeURIComponent(lang)}`,
+    parseQuote,
+    "Unexpected quote answer",
+  );
+}
+
+/** Replaces the card on file (a payment method the card form created); nothing is charged. */
+export function replaceCard(paymentMethodId: string): Promise<{ paymentMethod: { brand: string; last4: string } }> {
+  return apiFetchParsed("/api/subscriptions/payment-method", parseCardReplaced, "Unexpected card answer", {
+    method: "POST",
+    body: { paymentMethodId },
+  });
+}
+
+/** GET /api/billing/receipts/{id} → the PDF receipt of a paid payment and its file name. */
+export async function fetchReceipt(paymentId: string): Promise<{ blob: Blob; fileName: string }> {
+  const res = await fetchWithSession(`/api/billing/receipts/${encodeURIComponent(paymentId)}`);
+  if (!res.ok) throw await readError(res);
+  const name = /filename="([^"]+)"/i.exec(res.headers.get("content-disposition") ?? "")?.[1];
+  return { blob: await res.blob(), fileName: name ?? `receipt-${paymentId.slice(0, 8)}.pdf` };
+}
+
+/**
+ * `lang` picks the currency of a first paid plan, as in the plans call. `confirmedAmount`: the amount
+ * the user confirmed; the server charges nothing if the charge would now differ (PRICE_CHANGED).
+ */
 export function createOrUpdateSubscription(body: {
   paymentMethodId: string | null;
   selectedPlan: PlanName;
   lang: string;
+  confirmedAmount?: number;
 }): Promise<unknown> {
   return apiFetch<unknown>("/api/subscriptions/create-or-update-subscription", { method: "POST", body });
 }

@@ -16,7 +16,8 @@ import { type Notice, noticeFromError, noticeFromErrorBody } from "./notice.ts";
 import { parseSubscriptionResult, type SubscriptionResult } from "./parse.ts";
 import { isPaidPlan } from "./pricing.ts";
 
-export type PaymentMethodOutcome = { id: string } | { error: Notice };
+/** A created payment method; brand and last 4 digits when the provider tells them (shown before paying). */
+export type PaymentMethodOutcome = { id: string; brand?: string; last4?: string } | { error: Notice };
 export type ConfirmOutcome = { status: string } | { error: Notice };
 
 export interface PaymentProvider {
@@ -32,11 +33,47 @@ export interface PlanChangeInput {
   selectedPlan: PlanName;
   /** Pay with the card on file (paymentMethodId null: the server uses the stored card). */
   useSavedCard?: boolean;
+  /** The payment method preparePayment made for the confirmation step (the card form is not read again). */
+  prepared?: { paymentMethodId: string | null };
+  /** The amount the user confirmed; the server charges nothing if the charge would differ. */
+  confirmedAmount?: number;
 }
 
 export interface ChangeBody {
   paymentMethodId: string | null;
   selectedPlan: PlanName;
+  confirmedAmount?: number;
+}
+
+export type PreparedPayment =
+  | { paymentMethodId: string | null; card: { brand: string; last4: string } | null }
+  | { error: Notice };
+
+/**
+ * Before the confirmation step: the card that would be charged. The card on file (null id: the server
+ * uses it), or the new card turned into a payment method now, so its brand and last digits can be shown
+ * next to the amount. Nothing is charged here.
+ */
+export async function preparePayment(
+  input: { useSavedCard: boolean; savedCard: { brand: string; last4: string } | null },
+  provider: PaymentProvider | null,
+): Promise<PreparedPayment> {
+  try {
+    if (input.useSavedCard) return { paymentMethodId: null, card: input.savedCard };
+    if (!provider) return { error: { key: "payment.elementsNotLoaded" } };
+    let pm: PaymentMethodOutcome;
+    try {
+      pm = await provider.createPaymentMethod();
+    } catch (e) {
+      return { error: noticeFromError(e, "payment.paymentMethodFailed") };
+    }
+    if ("error" in pm) return { error: pm.error };
+    if (!pm.id) return { error: { key: "payment.paymentMethodFailed" } };
+    return { paymentMethodId: pm.id, card: pm.brand && pm.last4 ? { brand: pm.brand, last4: pm.last4 } : null };
+  } catch (e) {
+    console.error("Preparing the payment failed unexpectedly", e);
+    return { error: { key: "payment.unexpectedError" } };
+  }
 }
 
 export interface PlanChangeDeps {
@@ -82,8 +119,8 @@ export function applyPlanChange(input: PlanChangeInput, deps: PlanChangeDeps): P
     if (!input.loggedIn) return { kind: "error", notice: { key: "payment.notLoggedIn" } };
     if (input.selectedPlan === input.currentPlan) return { kind: "noop" };
 
-    let paymentMethodId: string | null = null;
-    if (isPaidPlan(input.selectedPlan) && !input.useSavedCard) {
+    let paymentMethodId: string | null = input.prepared?.paymentMethodId ?? null;
+    if (isPaidPlan(input.selectedPlan) && !input.useSavedCard && !input.prepared) {
       if (!deps.provider) return { kind: "error", notice: { key: "payment.elementsNotLoaded" } };
       let pm: PaymentMethodOutcome;
       try {
@@ -95,7 +132,8 @@ export function applyPlanChange(input: PlanChangeInput, deps: PlanChangeDeps): P
       if (!pm.id) return { kind: "error", notice: { key: "payment.paymentMethodFailed" } };
       paymentMethodId = pm.id;
     }
-    return submitAndSettle({ paymentMethodId, selectedPlan: input.selectedPlan }, deps);
+    const confirmed = input.confirmedAmount !== undefined ? { confirmedAmount: input.confirmedAmount } : {};
+    return submitAndSettle({ paymentMethodId, selectedPlan: input.selectedPlan, ...confirmed }, deps);
   });
 }
 

@@ -8,6 +8,7 @@ import {
   outcomeOfStatus,
   type PaymentMethodOutcome,
   type PaymentProvider,
+  preparePayment,
   resumePayment,
   settled,
 } from "./flow.ts";
@@ -315,5 +316,56 @@ describe("outcomeOfStatus", () => {
     expect(outcomeOfStatus("succeeded").kind).toBe("success");
     expect(outcomeOfStatus("canceled")).toEqual({ kind: "error", notice: { key: "payment.paymentFailed" } });
     expect(outcomeOfStatus("requires_capture").kind).toBe("warning");
+  });
+});
+
+describe("the confirmation step", () => {
+  const visa = { brand: "visa", last4: "4242" };
+
+  it("with the card on file: no payment method is made, and the saved card is what the step shows", async () => {
+    const { p, calls } = provider();
+    expect(await preparePayment({ useSavedCard: true, savedCard: visa }, p)).toEqual({
+      paymentMethodId: null,
+      card: visa,
+    });
+    expect(calls.createPaymentMethod).toBe(0);
+  });
+
+  it("with a new card: the payment method is made first (nothing charged) and its brand and digits shown", async () => {
+    const { p, calls } = provider({ id: "pm_new", brand: "mastercard", last4: "4444" });
+    expect(await preparePayment({ useSavedCard: false, savedCard: visa }, p)).toEqual({
+      paymentMethodId: "pm_new",
+      card: { brand: "mastercard", last4: "4444" },
+    });
+    expect(calls.createPaymentMethod).toBe(1);
+    const bad = provider({ error: { key: "plan.card.errors.numberInvalid" } });
+    expect(await preparePayment({ useSavedCard: false, savedCard: null }, bad.p)).toEqual({
+      error: { key: "plan.card.errors.numberInvalid" },
+    });
+    expect(await preparePayment({ useSavedCard: false, savedCard: null }, null)).toEqual({
+      error: { key: "payment.elementsNotLoaded" },
+    });
+  });
+
+  it("pays with the prepared payment method and sends the confirmed amount, without reading the card form again", async () => {
+    const { p, calls } = provider();
+    const { submit, bodies } = submitter({ status: "upgraded", plan: "premium" });
+    const out = await applyPlanChange(
+      { ...input("standard", "premium"), prepared: { paymentMethodId: "pm_new" }, confirmedAmount: 10 },
+      { provider: p, submit },
+    );
+    expect(out.kind).toBe("success");
+    expect(bodies).toEqual([{ paymentMethodId: "pm_new", selectedPlan: "premium", confirmedAmount: 10 }]);
+    expect(calls.createPaymentMethod).toBe(0);
+  });
+
+  it("a changed amount charges nothing and says so (PRICE_CHANGED)", async () => {
+    const { p } = provider();
+    const { submit } = submitter(new ApiError("PRICE_CHANGED", 409, "The amount is now 12 USD"));
+    const out = await applyPlanChange(
+      { ...input("standard", "premium"), useSavedCard: true, prepared: { paymentMethodId: null }, confirmedAmount: 10 },
+      { provider: p, submit },
+    );
+    expect(out).toMatchObject({ kind: "error", notice: { key: "errors.PRICE_CHANGED" } });
   });
 });

@@ -11,7 +11,10 @@ import {
   errorBodySchema,
   localConfirmResponseSchema,
   localPaymentMethodSchema,
+  type PlanQuote,
   type PlansResponse,
+  paymentMethodResponseSchema,
+  planQuoteSchema,
   plansResponseSchema,
 } from "@kikitori/shared";
 import { bySchema } from "../api/client.ts";
@@ -81,3 +84,10 @@ export const parseConfirmResult = bySchema(localConfirmResponseSchema);
 
 /** POST /api/billing/local/payment-methods → `{id, brand, last4}`. */
 export const parsePaymentMethod = bySchema(localPaymentMethodSchema);
+
+/** GET /api/subscriptions/quote: what a plan change would charge, before anything is. */
+export type { PlanQuote };
+export const parseQuote = bySchema(planQuoteSchema);
+
+/** POST /api/subscriptions/payment-method → the card now on file. */
+export const parseCardReplaced = bySchema(paymentMethodResponseSchema);

@@ -1,4 +1,5 @@
 import { type RefObject, useCallback, useState } from "react";
+import { isApiError } from "../api/errors.ts";
 import { confirmLocalPayment } from "./api.ts";
 import type { ConfirmOutcome, PaymentProvider } from "./flow.ts";
 import type { CardFieldHandle } from "./LocalCardForm.tsx";
@@ -21,6 +22,8 @@ export function usePaymentProvider(sub: SubscriptionState | undefined, cardRef: 
     try {
       raw = await confirmLocalPayment(clientSecret, approve);
     } catch (e) {
+      // The user pressed Decline: say so, that nothing was charged, and what to do next.
+      if (!approve && isApiError(e) && e.status === 402) return { error: { key: "plan.auth.declined" } };
       return { error: noticeFromError(e, "payment.confirmationError") };
     }
     // A declined or failed confirmation is an error answer (caught above); this one succeeded.

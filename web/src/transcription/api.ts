@@ -94,7 +94,7 @@ export async function listRecent(signal?: AbortSignal): Promise<TranscriptionSna
   return recentJobs(jobs);
 }
 
-async function readError(res: Response): Promise<ApiError> {
+export async function readError(res: Response): Promise<ApiError> {
   let body: unknown;
   try {
     body = await res.json();
@@ -122,7 +122,7 @@ export async function fetchAudio(url: string, signal?: AbortSignal): Promise<Blo
 }
 
 /** A GET with the bearer token, refreshed once on a 401 (for files: audio, exports). */
-async function fetchWithSession(url: string, signal?: AbortSignal): Promise<Response> {
+export async function fetchWithSession(url: string, signal?: AbortSignal): Promise<Response> {
   const get = async (token: string | null) => {
     try {
       return await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal });
