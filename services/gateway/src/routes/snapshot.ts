@@ -8,6 +8,7 @@ import {
   type TranscriptSegment,
 } from "@kikitori/shared";
 import type { Db, Prisma } from "@kikitori/shared/db";
+import { audioFileUrl } from "../lib/paths.ts";
 
 type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
 
@@ -22,7 +23,6 @@ export async function ownJob(db: Db, uid: string, jobId: string, message = "No s
 export const jobTitle = (job: Pick<JobRow, "title" | "originalName">) => job.title ?? job.originalName;
 
 /** Where the job's audio is played from (GET /api/audio/{id}). */
-export const audioFileUrl = (jobId: string) => `/api/audio/${jobId}`;
 
 /** Deleted by the retention sweep, or past its retention date and about to be. */
 export const isAudioExpired = (job: Pick<JobRow, "audioDeletedAt" | "audioExpiresAt">, now = new Date()) =>

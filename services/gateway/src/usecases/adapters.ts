@@ -23,7 +23,7 @@ import {
   sniffAudioFile,
   withReservedSeconds,
 } from "@kikitori/shared/server";
-import { Semaphore } from "../routes/upload-guards.ts";
+import { Semaphore } from "../lib/semaphore.ts";
 import { TextJobTimeout, TextRunService } from "./text-run.ts";
 import { DECODE_WAIT_MS, UploadService } from "./upload.ts";
 

@@ -17,7 +17,7 @@ import {
 } from "@kikitori/shared";
 import { chargeableSeconds, type JobQueues, type Logger, mimeOf } from "@kikitori/shared/server";
 import type { z } from "zod";
-import { audioFileUrl } from "../routes/snapshot.ts";
+import { audioFileUrl } from "../lib/paths.ts";
 
 /** How long an upload waits for a decode slot of its gateway before a 503. */
 export const DECODE_WAIT_MS = 60_000;

@@ -5,7 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { AppError, type FidelityReport, type fidelityReport, fidelityReportSchema } from "@kikitori/shared";
-import { Semaphore } from "../routes/upload-guards.ts";
+import { Semaphore } from "../lib/semaphore.ts";
 
 export const FIDELITY_TIMEOUT_MS = 30_000;
 const KEPT = 200;
