@@ -314,6 +314,7 @@ it("the account page lists payments and downloads the user's data", async () => 
       provider: "local",
       kind: "upgrade",
       status: "succeeded",
+      appliedAt: now,
       fromPlan: "free",
       plan: "standard",
       amount: 1500,
@@ -330,11 +331,9 @@ it("the account page lists payments and downloads the user's data", async () => 
   const row = page.getByTestId("account-payment");
   await row.waitFor();
   expect(await row.textContent()).toMatch(/Upgrade to Standard.*4242.*\$15.*Paid/);
-  const [receipt] = await Promise.all([page.waitForEvent("download"), page.getByTestId("account-receipt").click()]);
-  const receiptText = readFileSync(await receipt.path(), "utf8");
-  expect(receiptText).toContain("Kikitori — Receipt");
-  expect(receiptText).toContain("Amount: $15");
-  expect(receiptText).toContain("Card: visa •••• 4242");
+  // The receipt is the billing service's PDF, which this stack does not run: its download is tested in
+  // plan.e2e (with billing) and its content in services/billing/test/plan-confirmation.
+  expect(await page.getByTestId("account-receipt").count()).toBe(1);
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("account-download").click()]);
   expect(download.suggestedFilename()).toMatch(/^kikitori-data-\d{4}-\d{2}-\d{2}\.json$/);

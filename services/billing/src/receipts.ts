@@ -65,7 +65,7 @@ export async function receiptPdf(
 ): Promise<{ bytes: Uint8Array; fileName: string }> {
   const p = await deps.db.payment.findUnique({ where: { id: paymentId }, include: { user: true } });
   // Another user's payment is "not found" too: its existence is not anyone else's business.
-  if (!p || p.userId !== uid || !["succeeded", "refunded"].includes(p.status) || !p.appliedAt) {
+  if (!p || p.userId !== uid || !["succeeded", "refunded"].includes(p.status)) {
     throw new AppError("PAYMENT_NOT_FOUND", "There is no paid payment with this id on your account.");
   }
   return { bytes: await renderReceipt(p, p.user.email, seller), fileName: receiptFileName(p) };
