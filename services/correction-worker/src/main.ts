@@ -12,6 +12,7 @@ import {
   createJobWorkers,
   createLogger,
   createServiceMetrics,
+  handOn,
   installCrashHandlers,
   onShutdown,
   publishProgress,
@@ -56,7 +57,13 @@ const workers = createJobWorkers(
   { connection: redis, prefix: cfg.REDIS_PREFIX, logger, metrics },
   {
     [QUEUES.correction]: {
-      handlers: { correct: (job, token, control) => processCorrection(deps, job, { token, control }) },
+      handlers: {
+        correct: async (job, token, control) => {
+          const outcome = await processCorrection(deps, job, { token, control });
+          await handOn(outcome, jobs);
+          return outcome;
+        },
+      },
       concurrency: cfg.WORKER_CONCURRENCY,
       onFinalFailure: (job, err) => reportCorrectionFailure(deps, job, err),
       ...lock,

@@ -25,6 +25,15 @@ export const QUEUES = {
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/**
+ * How a step of the recording's pipeline ended, as its handler returns it. What follows each outcome
+ * is decided in one place, `handOn` (services/shared/src/server/pipeline.ts), not inside the handlers.
+ */
+export type StepOutcome =
+  | { step: "transcribed"; jobId: string; userId: string; correlationId?: string }
+  | { step: "corrected"; jobId: string; userId: string; correlationId?: string }
+  | { step: "skipped"; jobId: string; reason: string };
+
 /** Redis pub/sub channel for progress updates (fanned out by gateways to sockets). */
 export const PROGRESS_CHANNEL = "progress";
 

@@ -11,6 +11,7 @@ import {
   createJobWorkers,
   createLogger,
   createServiceMetrics,
+  handOn,
   installCrashHandlers,
   onShutdown,
   promClient,
@@ -102,9 +103,6 @@ const deps = {
       })),
     );
   },
-  enqueueCorrection: async (payload: import("@kikitori/shared").CorrectionJob) => {
-    await jobs.enqueue(QUEUES.correction, "correct", payload, { jobId: payload.jobId });
-  },
 };
 
 const lock = {
@@ -117,7 +115,13 @@ const workers = createJobWorkers(
   { connection: redis, prefix: cfg.REDIS_PREFIX, logger, metrics },
   {
     [QUEUES.transcription]: {
-      handlers: { transcribe: (job, token) => processTranscription(deps, job, token) },
+      handlers: {
+        transcribe: async (job, token) => {
+          const outcome = await processTranscription(deps, job, token);
+          await handOn(outcome, jobs);
+          return outcome;
+        },
+      },
       concurrency: cfg.WORKER_CONCURRENCY,
       onFinalFailure: (job, err) => reportTranscriptionFailure(deps, job, err),
       ...lock,

@@ -5,6 +5,7 @@ import {
   type JobSpeaker,
   jobTextLanguage,
   type ProgressEnvelope,
+  type StepOutcome,
   type TranscriptSegment,
   turnsFromSegments,
 } from "@kikitori/shared";
@@ -43,8 +44,6 @@ export interface CorrectionRun {
   control?: JobControl;
 }
 
-export type CorrectionResult = { rewrittenText: string; correctionTime: number } | { skipped: string };
-
 /** Correction progress while sections finish: 1 to 99 (0 is "started", 100 is "complete"). */
 export function sectionProgress(done: number, total: number): number {
   if (total <= 0) return 1;
@@ -66,15 +65,20 @@ export async function processCorrection(
   deps: CorrectionDeps,
   job: JobLike<unknown>,
   run: CorrectionRun = {},
-): Promise<CorrectionResult> {
+): Promise<StepOutcome> {
   const p: CorrectionJob = parseJobPayload(correctionJobSchema, job.data);
+  const skipped = (reason: string): StepOutcome => ({ step: "skipped", jobId: p.jobId, reason });
+  const corrected: StepOutcome = {
+    step: "corrected",
+    jobId: p.jobId,
+    userId: p.userId,
+    correlationId: p.correlationId,
+  };
   const now = deps.now ?? (() => new Date());
   const row = await deps.db.transcriptionJob.findUnique({ where: { id: p.jobId } });
-  if (!row) return { skipped: "job no longer exists (account deleted?)" };
-  if (row.rewrittenText !== null && row.correctionTime !== null) {
-    return { rewrittenText: row.rewrittenText, correctionTime: row.correctionTime };
-  }
-  if (row.transcription === null) return { skipped: "no transcript yet" };
+  if (!row) return skipped("job no longer exists (account deleted?)");
+  if (row.rewrittenText !== null && row.correctionTime !== null) return corrected;
+  if (row.transcription === null) return skipped("no transcript yet");
 
   const started = row.correctionStartedAt ?? now();
   const send = (event: ProgressEnvelope["event"]) =>
@@ -138,7 +142,7 @@ export async function processCorrection(
     doneAt: finished,
   });
   // Failed or deleted meanwhile: it stays as it is (a stale run never moves it back).
-  if (!completed) return { skipped: "job no longer correcting" };
+  if (!completed) return skipped("job no longer correcting");
   await send({
     jobId: p.jobId,
     status: "Correction complete",
@@ -150,7 +154,7 @@ export async function processCorrection(
     { jobId: p.jobId, correlationId: p.correlationId, correctionTime, sections: result.sections.length },
     "correction complete",
   );
-  return { rewrittenText: result.text, correctionTime };
+  return corrected;
 }
 
 /**

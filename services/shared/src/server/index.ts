@@ -11,6 +11,7 @@ export * from "./mail.ts";
 export * from "./media.ts";
 export * from "./metrics.ts";
 export * from "./period.ts";
+export * from "./pipeline.ts";
 export * from "./process.ts";
 export * from "./progress-bus.ts";
 export * from "./queues.ts";

@@ -5,10 +5,10 @@ import { pipeline } from "node:stream/promises";
 import {
   AppError,
   AUDIO_FORMATS,
-  type CorrectionJob,
   type ProgressEnvelope,
   partsProgress,
   STAGE_PROGRESS,
+  type StepOutcome,
   segmentsText,
   type TranscriptionChunkJob,
   type TranscriptionJob,
@@ -42,8 +42,6 @@ export interface TranscriptionDeps {
   logger: Logger;
   /** Adds chunk jobs as children of the parent job (BullMQ flow), deduplicated by job id. */
   addChunkJobs: (parent: Job, chunks: TranscriptionChunkJob[]) => Promise<void>;
-  /** Enqueues the correction job (deduplicated by job id). */
-  enqueueCorrection: (payload: CorrectionJob) => Promise<void>;
   /** The speech engine: its name goes on the job, and it detects the language once when asked for "auto". */
   engine: Pick<TranscriptionEngine, "name" | "detectLanguage">;
   /** Tells the voices apart before the chunks are transcribed (null: off, one speaker). */
@@ -52,8 +50,6 @@ export interface TranscriptionDeps {
   tmpDir: string;
   now?: () => Date;
 }
-
-export type TranscriptionResult = { transcription: string; transcriptionTime: number } | { skipped: string };
 
 export const chunkKey = (userId: string, jobId: string, index: number) =>
   `users/${userId}/jobs/${jobId}/chunk-${index}.wav`;
@@ -110,23 +106,24 @@ export function joinSegments(
  * workers share the file); (3) when all chunks are done, join the text, charge the audio's seconds
  * once (keyed on the job id), store the transcript and hand over to correction.
  */
-export async function processTranscription(
-  deps: TranscriptionDeps,
-  job: Job,
-  token?: string,
-): Promise<TranscriptionResult> {
+export async function processTranscription(deps: TranscriptionDeps, job: Job, token?: string): Promise<StepOutcome> {
   const p: TranscriptionJob = parseJobPayload(transcriptionJobSchema, job.data);
   const now = deps.now ?? (() => new Date());
   const log = deps.logger.child({ jobId: p.jobId, correlationId: p.correlationId });
   const row = await deps.db.transcriptionJob.findUnique({ where: { id: p.jobId } });
-  if (!row) return { skipped: "job no longer exists (account deleted?)" };
+  const skipped = (reason: string): StepOutcome => ({ step: "skipped", jobId: p.jobId, reason });
+  const transcribed: StepOutcome = {
+    step: "transcribed",
+    jobId: p.jobId,
+    userId: p.userId,
+    correlationId: p.correlationId,
+  };
+  if (!row) return skipped("job no longer exists (account deleted?)");
   if (row.transcription !== null && row.transcriptionTime !== null) {
-    // Already transcribed (a re-run after a crash): make sure correction was handed over.
-    if (row.status !== "completed")
-      await deps.enqueueCorrection({ jobId: p.jobId, userId: p.userId, correlationId: p.correlationId });
-    return { transcription: row.transcription, transcriptionTime: row.transcriptionTime };
+    // Already transcribed (a re-run after a crash): hand on again unless it is complete.
+    return row.status === "completed" ? skipped("job already complete") : transcribed;
   }
-  if (row.status === "failed") return { skipped: "job already failed" };
+  if (row.status === "failed") return skipped("job already failed");
 
   const started = row.transcriptionStartedAt ?? now();
   if (
@@ -180,7 +177,7 @@ export async function processTranscription(
     doneAt,
   });
   // Failed or deleted while its chunks ran: it stays as it is (a stale run never moves it back).
-  if (!handedOn) return { skipped: "job no longer transcribing" };
+  if (!handedOn) return skipped("job no longer transcribing");
   await deps.publish({
     userId: p.userId,
     correlationId: p.correlationId,
@@ -192,10 +189,9 @@ export async function processTranscription(
       transcriptionTime,
     },
   });
-  await deps.enqueueCorrection({ jobId: p.jobId, userId: p.userId, correlationId: p.correlationId });
   await Promise.all(chunks.map((c) => deps.store.remove(c.objectKey).catch(() => {})));
   log.info({ chunks: chunks.length, transcriptionTime, chars: transcription.length }, "transcription complete");
-  return { transcription, transcriptionTime };
+  return transcribed;
 }
 
 /**
