@@ -3,7 +3,8 @@
 // model, so only English can be transcribed, by pocketsphinx): the engine notice in plain words, the
 // audio language in interface languages the engine cannot take, the language prefix winning over the
 // last one used, the header on one line, the finished result with times and speakers and the focus in
-// it, the job page's keyboard stops, and no share buttons on a private page.
+// it, the job page's keyboard stops and phone width, no share buttons on a private page, and a failed job
+// that shows its failure and runs again from the library.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { jest } from "@jest/globals";
@@ -11,7 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { browserStack } from "../support/browser.ts";
 import type { TestGateway } from "../support/gateway.ts";
-import { createUser } from "../support/pipeline.ts";
+import { createUser, upload } from "../support/pipeline.ts";
 
 const en = JSON.parse(readFileSync(new URL("../../web/src/locales/en.json", import.meta.url), "utf8"));
 
@@ -252,5 +253,69 @@ it("a finished job shows times and speakers with the focus in the result; its pa
   await page.getByTestId("nav-library").click();
   await page.getByTestId("lib-item").first().waitFor();
   expect(await page.locator('[data-testid^="share-"]').count()).toBe(0);
+  await ctx.close();
+});
+
+it("a failed job shows its failure (not 'All changes saved'), and 'Try again' in the library runs it again to the end", async () => {
+  const user = await createUser(t);
+  await t.db.user.update({ where: { id: user.uid }, data: { passwordHash: await hashPassword(PASSWORD) } });
+  const mp3 = readFileSync(path.resolve(import.meta.dirname, "../fixtures/audio/interview-en.mp3"));
+  const up = await upload(
+    t,
+    user.token,
+    { data: mp3, name: "interview-en.mp3", type: "audio/mpeg" },
+    { model: "meeting", language: "en", speakers: "2" },
+  );
+  expect(up.status).toBe(202);
+  const jobId: string = up.body.jobId;
+  // Let it run through, then make it a job whose correction stopped (as when the language model is
+  // unreachable): the transcript is kept, the interview text is missing.
+  let status = "";
+  while (status !== "completed") {
+    status = (await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } })).status;
+    expect(status).not.toBe("failed");
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await t.db.transcriptionJob.update({
+    where: { id: jobId },
+    data: {
+      status: "failed",
+      errorCode: "CORRECTION_FAILED",
+      errorMessage: "stopped",
+      failedStage: "correction",
+      rewrittenText: null,
+      correctionTime: null,
+      correctionProgress: 0,
+    },
+  });
+
+  const ctx = await browser.newContext({ locale: "en-US", viewport: LAPTOP });
+  const page = await ctx.newPage();
+  await page.goto(`${t.url}/en/login`);
+  await page.getByTestId("login-email").fill(user.email);
+  await page.getByTestId("login-password").fill(PASSWORD);
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL(`${t.url}/en/transcription`);
+
+  // The job page says it failed and why; nothing claims the changes are saved; it can be deleted.
+  await page.goto(`${t.url}/en/transcriptions/${jobId}`);
+  const failed = page.getByTestId("ws-failed");
+  await failed.waitFor();
+  expect(await failed.textContent()).toContain(en.errors.CORRECTION_FAILED);
+  expect(await page.getByTestId("ws-save-state").count()).toBe(0);
+  expect(await page.getByTestId("ws-delete").count()).toBe(1);
+
+  // "Try again" in the library runs the job again and opens its page, which follows it to the end.
+  await page.getByTestId("nav-library").click();
+  const item = page.locator(`[data-testid="lib-item"][data-job-id="${jobId}"]`);
+  await item.getByTestId("lib-retry").click();
+  await page.waitForURL(`${t.url}/en/transcriptions/${jobId}`);
+  await page.getByTestId("ws-interview").waitFor({ timeout: 180_000 });
+  await page.getByTestId("ws-segment").first().waitFor();
+  expect(await page.getByTestId("ws-failed").count()).toBe(0);
+  const after = await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } });
+  expect(after.status).toBe("completed");
+  expect(after.rewrittenText).toBeTruthy();
+  expect(await page.getByTestId("ws-interview").inputValue()).toBe(after.rewrittenText);
   await ctx.close();
 });
