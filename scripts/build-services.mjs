@@ -11,12 +11,13 @@
 //                  plus dist/locales (the server texts, read from next to the bundle);
 //   node_modules/  only the packages that cannot be bundled (native bindings, packages that read their
 //                  own files at run time) and their dependencies, copied from the installed workspace
-//                  (so at the versions of package-lock.json);
+//                  (so at the versions of package-lock.json), native libraries stripped of symbols;
 //   prisma/migrations (read by wait-for-migrations and migrate), package.json ({"type":"module"}),
 //   and the transcription worker's models/ (the Silero VAD model shipped in the repository).
 // The bundles resolve these by their paths relative to dist/, exactly as the sources do relative to
 // their own directories (../prisma/migrations, ../models, ./locales).
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import * as esbuild from "esbuild";
@@ -69,6 +70,32 @@ export const SERVICES = {
   billing: { entries: { main: "services/billing/src/main.ts", ...SHARED }, external: [] },
 };
 
+/**
+ * Strips the symbol tables of the copied native libraries (`strip --strip-unneeded` keeps what the
+ * dynamic loader needs): whisper.cpp's and onnxruntime's builds ship unstripped, 10 MB between them.
+ * Skipped, with a line, where binutils is missing (the image's compile stage installs it).
+ */
+function stripNative(dir) {
+  const files = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && /\.(node|so(\.\d+)*)$/.test(e.name)) files.push(p);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  if (!files.length) return 0;
+  const before = files.reduce((n, f) => n + statSync(f).size, 0);
+  const r = spawnSync("strip", ["--strip-unneeded", ...files], { stdio: "inherit" });
+  if (r.error) {
+    console.log(`[build] strip not found (binutils): native libraries left unstripped`);
+    return 0;
+  }
+  if (r.status !== 0) throw new Error(`strip failed on ${files.join(", ")}`);
+  return before - files.reduce((n, f) => n + statSync(f).size, 0);
+}
+
 /** A package's directory in the installed workspace, seen from `from` (a directory). */
 function packageDir(name, from) {
   for (let dir = from; ; dir = path.dirname(dir)) {
@@ -118,7 +145,9 @@ async function build(name, outRoot) {
     target: "node20",
     sourcemap: "linked",
     sourcesContent: false,
+    // Whitespace and syntax only: identifiers (and so class and function names in logs) stay as written.
     minifySyntax: true,
+    minifyWhitespace: true,
     legalComments: "linked",
     logLevel: "warning",
     metafile: true,
@@ -148,6 +177,7 @@ async function build(name, outRoot) {
     if (!NATIVE[ext] && !OWN_FILES[ext]) throw new Error(`${ext}: say in NATIVE or OWN_FILES why it is not bundled`);
     copyPackage(ext, ROOT, out, copied);
   }
+  const stripped = stripNative(path.join(out, "node_modules"));
   writeFileSync(
     path.join(out, "package.json"),
     `${JSON.stringify({ name: `kikitori-${name}`, private: true, type: "module" }, null, 2)}\n`,
@@ -156,7 +186,7 @@ async function build(name, outRoot) {
   console.log(
     `[build] ${name}: ${Object.keys(spec.entries).length} bundles, ${(bytes / 1e6).toFixed(1)} MB; node_modules: ${
       [...copied].map((d) => path.relative(path.join(ROOT, "node_modules"), d)).join(", ") || "none"
-    }`,
+    }${stripped ? ` (native libraries stripped: -${(stripped / 1e6).toFixed(1)} MB)` : ""}`,
   );
 }
 
