@@ -278,6 +278,8 @@ it("standard → premium: nothing is charged before the confirmation with the am
     .replace(/\.00$/, "");
   expect(await page.getByTestId("plan-confirm-amount").textContent()).toContain(amount);
   expect(await page.getByTestId("plan-confirm-card").textContent()).toBe("Visa ending in 4242");
+  expect(await confirm.textContent()).toContain("Standard to Premium");
+  expect(await confirm.textContent()).not.toMatch(/plan\.confirm\./);
   expect(await page.getByTestId("plan-confirm-then").textContent()).toContain("$30 / month");
   expect(await page.getByTestId("plan-confirm-pay").textContent()).toContain(amount);
   expect(await paymentsOf()).toBe(before);
