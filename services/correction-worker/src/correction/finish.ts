@@ -33,6 +33,11 @@ export interface Sentence {
   words: number;
   /** Offset of the sentence's first word in the text it was read from (space-separated languages). */
   at?: number;
+  /**
+   * The question mark is the rules' guess (the transcript had no ending there), not the speaker's
+   * punctuation: only the interviewer's sentences keep such a guess (clean verbatim).
+   */
+  guessedQuestion?: boolean;
 }
 
 export interface FinishOptions {
@@ -64,8 +69,10 @@ export function finishSentence(tokens: Token[], opts: FinishOptions): Sentence |
   if (!words.length) return null;
   const lastTok = toks[toks.length - 1];
   let ender = /[.?!…؟।]+/.exec(lastTok.post)?.[0] ?? "";
+  let guessedQuestion = false;
   if (!ender) {
     const question = isQuestionWords(words, lang, people);
+    guessedQuestion = question;
     ender = question ? "?" : lang !== "other" ? "." : defaultEnder(lastTok.word);
     const closing = /["'”’)\]]+$/.exec(lastTok.post)?.[0] ?? "";
     lastTok.post = lastTok.post.replace(/["'”’)\]]+$/, "").replace(/[,;:，、\-–—]+$/, "") + ender + closing;
@@ -89,7 +96,7 @@ export function finishSentence(tokens: Token[], opts: FinishOptions): Sentence |
     else if (EN_INTERVIEWER_CLOSING.test(lower)) cue = "closing";
     else if (EN_INTERVIEWER_CUES.test(lower)) cue = "interviewer";
   }
-  return { text, question, prompt, cue, addressed, words: words.length, at: toks[0].at };
+  return { text, question, prompt, cue, addressed, words: words.length, at: toks[0].at, guessedQuestion };
 }
 
 /** Commas around a name used to address someone ("Thank you, Sarah." / "David, thanks ..."); returns whom. */

@@ -1,5 +1,7 @@
 /**
- * The offline correction engine: deterministic rules and heuristics, no network. English gets
+ * The offline correction engine: deterministic rules and heuristics, no network. With no tone it writes clean
+ * verbatim: the words as said, without fillers, stutters, false starts and repeated words, with
+ * punctuation and casing; a question mark the rules guess only on the interviewer's lines. English gets
  * the full treatment (fillers, stutters, sentence boundaries of unpunctuated ASR output, questions,
  * turns, tone); German, French, Spanish, Japanese and Chinese get their fillers and question
  * marks; any other language gets whitespace and punctuation tidied. It only deletes words, adds
@@ -133,13 +135,43 @@ export function sentencesOf(text: string, plan: DocumentPlan): Sentence[] {
   return out;
 }
 
+/** A short question whose form asks by itself: an auxiliary or question word, then a pronoun subject. */
+const EN_PLAIN_QUESTION =
+  /^(?:(?:and|so|but|well|oh)\s+)?(?:(?:what|how|why|when|where|who|which)\s+)?(?:do|does|did|is|are|was|were|can|could|would|will|should|have|has|am|don't|didn't|isn't|aren't|wasn't|can't|won't)\s+(?:i|you|we|they|he|she|it|that|this|there)\b/;
+const MAX_GUESSED_QUESTION_WORDS = 6;
+
+/**
+ * A sentence as its speaker said it. The rules' guessed question mark stays on the interviewer's
+ * lines; on anyone else's only for a short sentence that is a question by its form ("Do you know
+ * it?", "What did I do?"): a garbled or declarative answer ends as a statement, never with a "?"
+ * the speaker did not ask. Japanese and Chinese questions are marked by a final particle (か, 吗,
+ * 呢), which is what was said, so their question mark stays.
+ */
+export function asSaid(s: Sentence, role: Role, lang: TextLang): string {
+  if (!s.guessedQuestion || role === "interviewer" || asksByForm(s.text, lang)) return s.text;
+  return s.text.replace(/^(\P{L}*)¿/u, "$1").replace(/\?(["'”’)\]]*)$/, ".$1");
+}
+
+/** Whether a sentence is a question by its own form (see asSaid), whatever its punctuation. */
+export function asksByForm(sentence: string, lang: TextLang): boolean {
+  if (lang === "ja") return /か[？?。]?[」』）)]*$/.test(sentence.trim());
+  if (lang === "zh") return /[吗呢][？?。]?[」』）)]*$/.test(sentence.trim());
+  const words =
+    sentence
+      .toLowerCase()
+      .replace(/’/g, "'")
+      .match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+  if (words.length === 0 || words.length > MAX_GUESSED_QUESTION_WORDS) return false;
+  return lang !== "en" || EN_PLAIN_QUESTION.test(words.join(" "));
+}
+
 function renderTurn(turn: Turn, plan: DocumentPlan, withLabel: boolean): string {
   const joiner = plan.spaceless ? "" : " ";
   const role: Role = turn.role ?? "interviewee";
   const maxChars = plan.spaceless ? 250 : 600;
   const paras = turn.paragraphs
     .flatMap((p) => paragraphs(p, 5, maxChars))
-    .map((p) => p.map((s) => applyTone(s.text, plan.tone, plan.lang, role)).join(joiner))
+    .map((p) => p.map((s) => applyTone(asSaid(s, role, plan.lang), plan.tone, plan.lang, role)).join(joiner))
     .filter(Boolean);
   if (paras.length === 0) return "";
   if (withLabel) {
@@ -323,6 +355,19 @@ export function correctHeardTurn(turn: CorrectionTurn, plan: DocumentPlan): stri
   }
   const tidy = turn.text.replace(/\s+/g, plan.spaceless ? "" : " ").trim();
   return tidy ? `${label}${plan.format.gap}${tidy}` : "";
+}
+
+/**
+ * One speaker's words in clean verbatim, without a label: fillers, stutters, false starts and
+ * repeated words removed, punctuation and casing added, no tone. "" when nothing is left.
+ */
+export function cleanVerbatimText(text: string, role: Role, plan: DocumentPlan): string {
+  try {
+    const sentences = sentencesOf(stripAsrArtifacts(text), plan);
+    return renderTurn({ role, paragraphs: [sentences], marked: true }, { ...plan, tone: null }, false);
+  } catch {
+    return text.replace(/\s+/g, plan.spaceless ? "" : " ").trim();
+  }
 }
 
 /** The full text: the non-empty section texts, joined like turns. */

@@ -11,7 +11,7 @@ import { createOpenAiClient, isRetryableStatus } from "@kikitori/shared/openai";
 import { APIError, APIUserAbortError, type OpenAI } from "openai";
 import { z } from "zod";
 import { labelledTranscript } from "./heard.ts";
-import { formatFor, joinSections } from "./offline.ts";
+import { asksByForm, cleanVerbatimText, type DocumentPlan, formatFor, joinSections, planDocument } from "./offline.ts";
 import {
   type CorrectionEngine,
   type CorrectionInput,
@@ -22,6 +22,7 @@ import {
 } from "./port.ts";
 import { type Section, splitIntoSections } from "./sections.ts";
 import { abortError, runResumableSteps } from "./steps.ts";
+import { type CheckedTurn, checkVerbatim, drifted, driftMessage, repairTurns, type VerbatimPlan } from "./verbatim.ts";
 
 export interface OpenAiEngineConfig {
   baseURL?: string;
@@ -68,7 +69,7 @@ export function buildSystemPrompt(input: CorrectionInput, format = formatFor(inp
     "",
     "Rules:",
     '- Remove filler words and hesitations (um, uh, er, "you know" used as filler, えー, あの, 嗯, äh, euh ...), stutters, false starts and accidental repetitions.',
-    "- Add sentence punctuation and capitalisation; end questions with a question mark.",
+    "- Add sentence punctuation and capitalisation; end questions with a question mark, and only questions: never add one to something that was not asked.",
     `- Label the question/answer turns: the interviewer's turns start with "${ivr}", the interviewee's with "${ive}".`,
     `- Turns are separated by ${format.separator === "\n" ? "a single line break" : "a blank line"}.`,
     "- Keep the transcript's language; never translate.",
@@ -79,7 +80,10 @@ export function buildSystemPrompt(input: CorrectionInput, format = formatFor(inp
   ];
   if (input.tone && TONES[input.tone])
     lines.push(`- Tone: ${TONES[input.tone]}. Change wording only as far as the tone needs; keep the meaning.`);
-  else lines.push("- Keep the speakers' own register and wording.");
+  else
+    lines.push(
+      '- Clean verbatim (no tone is chosen): the interviewee\'s words are theirs and must stay quotable. In the interviewee\'s turns keep every word exactly as transcribed: remove only fillers, stutters, false starts and repeated words, and add punctuation and capitalisation. Never spell out or add contractions (keep "I\'m", "didn\'t", "we\'d", "it\'s", "can\'t" as they are), never replace a word (no synonyms, no grammar fixes, no guessed corrections), never add a word. The interviewer\'s questions may be tightened (made shorter and clearer) without changing what they ask.',
+    );
   if (input.turns?.length) {
     lines.push(
       "- The transcript already says who speaks: every turn starts with its speaker's label, told apart from the voices. Keep every turn, in order, with exactly its label; never merge turns, never move words from one turn to another, never relabel a turn, even where the words sound like another speaker's.",
@@ -182,6 +186,8 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
       ...(input.turns?.length ? { breakPoints: turnStarts(transcript, format.separator) } : {}),
     });
     const system = buildSystemPrompt(input, format);
+    // With no tone the answer is checked turn by turn against clean verbatim.
+    const verbatim = input.tone ? null : new VerbatimGuard(input);
     const out = await runResumableSteps(
       {
         count: sections.length,
@@ -193,6 +199,7 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
             buildUserPrompt(section, sections.length, before[index - 1]),
             section,
             signal,
+            verbatim,
           );
         },
       },
@@ -201,13 +208,47 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
     return { text: joinSections(out, format.separator), sections: out };
   }
 
-  private async correctSection(system: string, user: string, section: Section, signal?: AbortSignal): Promise<string> {
+  private async correctSection(
+    system: string,
+    user: string,
+    section: Section,
+    signal?: AbortSignal,
+    verbatim?: VerbatimGuard | null,
+  ): Promise<string> {
     const messages: ChatMessage[] = [
       { role: "system", content: system },
       { role: "user", content: user },
     ];
+    const answer = await this.askForText(messages, section, signal);
+    if (!verbatim) return answer;
+    let turns = verbatim.check(section.text, answer);
+    if (!drifted(turns)) return answer;
+    // Asked once more, naming what changed; turns still changed then get the clean-verbatim rules' text.
+    messages.push(
+      { role: "assistant", content: JSON.stringify({ text: answer }) },
+      { role: "user", content: driftMessage(turns, verbatim.plan) },
+    );
+    try {
+      const again = await this.askForText(messages, section, signal, 1);
+      const second = verbatim.check(section.text, again);
+      if (!drifted(second)) return again;
+      turns = second;
+    } catch (err) {
+      if (signal?.aborted || !(err instanceof AppError) || err.retryable === false) throw err;
+      // No usable second answer: the first one, repaired.
+    }
+    return verbatim.repair(turns);
+  }
+
+  /** One JSON answer for the messages, asked again once (naming the problem) when unusable. */
+  private async askForText(
+    messages: ChatMessage[],
+    section: Section,
+    signal?: AbortSignal,
+    attempts = 2,
+  ): Promise<string> {
     let lastProblem = "";
-    for (let attempt = 0; attempt < 2; attempt++) {
+    for (let attempt = 0; attempt < attempts; attempt++) {
       const { content, truncated } = await this.complete(messages, section.index, signal);
       try {
         if (truncated) throw new Error("the answer was cut off before its end (output limit)");
@@ -264,6 +305,33 @@ export class OpenAiCorrectionEngine implements CorrectionEngine {
       }
       throw err;
     }
+  }
+}
+
+/**
+ * Clean verbatim for the language model's answers (no tone chosen): each answer is checked turn by
+ * turn against the section it rewrites (verbatim.ts); a turn that drifted is replaced by the offline
+ * rules' clean-verbatim text of the words it stands for.
+ */
+class VerbatimGuard {
+  readonly plan: VerbatimPlan;
+  private document: DocumentPlan | null = null;
+
+  constructor(private readonly input: CorrectionInput) {
+    const transcript = input.turns?.length ? input.turns.map((t) => t.text).join(" ") : (input.transcript ?? "");
+    this.input = { ...input, transcript, tone: null };
+    const { lang, spaceless, ctx, format } = formatFor(this.input);
+    this.plan = { lang, spaceless, ctx, format, asksByForm };
+  }
+
+  check(source: string, answer: string): CheckedTurn[] {
+    return checkVerbatim(source, answer, this.plan);
+  }
+
+  repair(turns: CheckedTurn[]): string {
+    this.document ??= planDocument(this.input);
+    const plan = this.document;
+    return repairTurns(turns, this.plan.format, (source, role) => cleanVerbatimText(source, role, plan));
   }
 }
 

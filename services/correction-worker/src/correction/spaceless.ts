@@ -47,15 +47,17 @@ export function segmentSpaceless(text: string, lang: "ja" | "zh"): Sentence[] {
     if (!part || !/[\p{L}\p{N}]/u.test(part)) continue;
     part = part.replace(/[、，,\s]+$/, "");
     let question: boolean;
+    let guessedQuestion = false;
     if (/[。！？!?][」』）)]*$/.test(part)) {
       part = part.replace(/\?([」』）)]*)$/, "？$1").replace(/!([」』）)]*)$/, "！$1");
       question = /？[」』）)]*$/.test(part);
     } else {
       question = lang === "ja" ? /か$/.test(part) : /[吗呢]$/.test(part);
       part += question ? "？" : "。";
+      guessedQuestion = question;
     }
     const prompt = !question && lang === "ja" && JA_PROMPT.test(part);
-    out.push({ text: part, question, prompt, cue: null, addressed: null, words: part.length });
+    out.push({ text: part, question, prompt, cue: null, addressed: null, words: part.length, guessedQuestion });
   }
   return out;
 }
