@@ -1,22 +1,29 @@
 /**
- * The fidelity view of a job: how far the corrected interview can be traced back to what was said.
+ * The fidelity view of a job: how far each sentence of the interview text can be traced back to what
+ * was said, and by whom.
  *
- * - A word-level diff of the raw transcript against the corrected interview (jsdiff's diffArrays over
- *   the language toolkit's word tokens, so text without spaces — ja, zh, th — is split into words too).
- * - Content words: the toolkit's topic words (not function words), not hesitation fillers and not
- *   turn labels ("Anna:"); any token with a digit always counts (numbers are what a journalist
- *   checks first).
- * - A corrected content word is traceable when the raw transcript has it: the same word, or (in
- *   languages with spaces) a word sharing a stem-length prefix ("says" / "said" do not match, "studies"
- *   / "study" do); in text without spaces, the word occurring anywhere in the raw text.
- * - Flags: corrected sentences with content words that cannot be traced (possibly invented), and raw
- *   passages (timed segments when given) whose content words mostly did not make it into the
- *   interview (possibly dropped).
- * - The figure: the share of the interview's content words traceable to the raw transcript.
+ * - Units: the language toolkit's words (hesitation fillers left out); in text without spaces (ja, zh,
+ *   th) each letter of those words, so a word cut differently on each side still matches.
+ * - Alignment: every interview sentence is aligned to the stretch of the timed transcript it comes
+ *   from, in order. Candidate stretches come from the sentence's rarest units (where they occur, on
+ *   the same diagonal); each is scored by a weighted longest common subsequence inside a window a
+ *   little longer than the sentence; a chain of candidates that only moves forward through the
+ *   transcript is chosen by dynamic programming (most matched weight, an unmatched unit costing half).
+ *   Sentences left without a stretch are then looked for in the gap between their neighbours' stretches.
+ *   So a sentence made of words said somewhere else finds no stretch where it stands.
+ * - Per sentence: its stretch (seconds, when the transcript is timed), the speaker heard there (when
+ *   segments carry speakers) and a support score: the share of its weight matched in that stretch
+ *   (content words weigh 2, others 1; an inflected form counts 0.7).
+ * - Flags: `invented` (support below 0.5, or no stretch), `misattributed` (the turn's label names
+ *   another speaker than the one heard), `reworded` (supported, but words the stretch does not have —
+ *   fillers, stutters, punctuation and casing never count, left-out words neither), `dropped`
+ *   (transcript passages whose content mostly reached no sentence).
+ * - The figure: the share of interview sentences supported by their stretch.
+ * - A word-level diff of the whole texts (jsdiff) for reading side by side, left out past its time limit.
  */
 import { diffArrays } from "diff";
 import { z } from "zod";
-import { isSpacelessLanguage, normWord, splitSentences, tokenize, type WordToken } from "./language/index.ts";
+import { isSpacelessLanguage, splitSentences, tokenize, type WordToken } from "./language/index.ts";
 
 export const fidelityOpSchema = z.object({
   /** same: in both; removed: only in the raw transcript; added: only in the corrected interview. */
@@ -25,32 +32,56 @@ export const fidelityOpSchema = z.object({
 });
 export type FidelityOp = z.infer<typeof fidelityOpSchema>;
 
+/** Where in the recording a flag's passage is (seconds; null when the transcript is not timed). */
+const spanFields = {
+  startSeconds: z.number().nullable(),
+  endSeconds: z.number().nullable(),
+};
+/** Character offsets of a sentence in the interview text. */
+const sentenceFields = {
+  sentence: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+};
+
 export const fidelityReportSchema = z.object({
-  /** Share (0–1) of the interview's content words found in the raw transcript; null without an interview. */
+  /** Share (0–1) of the interview's sentences supported by the stretch of transcript they align to; null without an interview. */
   figure: z.number().nullable(),
+  /** Interview sentences (with words) and how many of them are supported. */
+  sentenceCount: z.number().int(),
+  supportedCount: z.number().int(),
+  /** Content words of the interview, and how many of them were heard in their sentence's stretch. */
   contentWords: z.number().int(),
   tracedWords: z.number().int(),
-  /** The word-level diff, raw → corrected (null when the texts are too far apart to diff in time). */
-  diff: z.array(fidelityOpSchema).nullable(),
-  /** Corrected sentences with content words the raw transcript does not have. */
-  invented: z.array(
+  /** Per interview sentence: its stretch of the recording, the speaker heard there, and its support (0–1). */
+  sentences: z.array(
     z.object({
-      sentence: z.string(),
-      /** Character offsets of the sentence in the corrected interview. */
       start: z.number().int(),
       end: z.number().int(),
-      words: z.array(z.string()),
+      ...spanFields,
+      /** Name of the speaker heard in the stretch (segments with speakers), else null. */
+      speaker: z.string().nullable(),
+      support: z.number(),
     }),
   ),
-  /** Raw passages whose content words mostly did not reach the interview. */
-  dropped: z.array(
+  /** The word-level diff, raw → corrected (null when the texts are too far apart to diff in time). */
+  diff: z.array(fidelityOpSchema).nullable(),
+  /** Sentences no stretch of the transcript supports; the span is where they stand (between their neighbours). */
+  invented: z.array(z.object({ ...sentenceFields, ...spanFields, words: z.array(z.string()), support: z.number() })),
+  /** Sentences under one speaker's label whose stretch another speaker said. */
+  misattributed: z.array(z.object({ ...sentenceFields, ...spanFields, label: z.string(), heard: z.string() })),
+  /** Supported sentences with words their stretch does not have (beyond fillers, stutters, punctuation, casing). */
+  reworded: z.array(
     z.object({
-      text: z.string(),
-      /** Start of the passage in seconds of the recording (timed segments), else null. */
-      startSeconds: z.number().nullable(),
+      ...sentenceFields,
+      ...spanFields,
       words: z.array(z.string()),
+      heardText: z.string(),
+      support: z.number(),
     }),
   ),
+  /** Transcript passages whose content words mostly reached no sentence. */
+  dropped: z.array(z.object({ text: z.string(), ...spanFields, words: z.array(z.string()) })),
 });
 export type FidelityReport = z.infer<typeof fidelityReportSchema>;
 
@@ -59,120 +90,522 @@ export interface FidelityOptions {
   language: string;
   /** Speaker names that label turns in the corrected text ("Anna: …"); they are not content. */
   speakerNames?: string[];
-  /** Timed raw passages; without them the raw text's sentences are the passages. */
-  segments?: Array<{ start: number; text: string }>;
-  /** Most milliseconds the word diff may take (default 3 s); past it the diff is left out. */
+  /** The job's speakers: ids as in the segments, names as in the labels (for `misattributed`). */
+  speakers?: Array<{ id: number; name: string }>;
+  /** Timed raw passages (with speakers where diarized); without them the raw text's sentences are the passages. */
+  segments?: Array<{ start: number; end?: number; text: string; speaker?: number }>;
+  /** Most milliseconds the word diff may take (default 500 ms); past it the diff is left out. */
   diffTimeoutMs?: number;
 }
 
-/** Hesitations in the languages Whisper writes them in; never content. */
+/** Hesitations in the languages Whisper writes them in; never content, never compared. */
 const FILLERS = new Set(
-  "um umm uh uhh uhm er erm ah hmm hm mm mhm eh äh ähm euh euhm eeh えー えっと あのー うーん 嗯 呃 那个 额 음 어".split(
+  "um umm uh uhh uhm er erm ah hmm hm mm mhm eh äh ähm euh euhm eeh えー えっと えーと えーっと あのー うーん 嗯 呃 那个 额 음 어".split(
     " ",
   ),
 );
 const DIGIT = /\p{Nd}/u;
+const LETTER = /[\p{L}\p{N}]/u;
 const MIN_PREFIX = 4;
+/** A sentence is supported when this share of its weight is matched in its stretch. */
+export const SUPPORTED = 0.5;
+/** Cost of an unmatched unit against a matched one when choosing stretches. */
+const MISS_COST = 0.5;
+/** Cost of a transcript unit skipped inside a sentence's stretch. */
+const SKIP_COST = 0.25;
+const CANDIDATES = 6;
+const VOTERS = 8;
+const GAP_SCAN = 600;
 
 /** Content: the toolkit's topic words, plus any number (a date or an amount is what gets checked first). */
-const isContent = (t: WordToken) => !FILLERS.has(t.norm) && (t.content || DIGIT.test(t.norm));
+const isContent = (t: WordToken) => t.content || DIGIT.test(t.norm);
 
-/** Character ranges of the turn labels ("Anna Berg:" at a line start) of the corrected text. */
-function labelRanges(text: string, names: string[]): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  const escaped = names
-    .filter((n) => n.trim())
-    .map((n) => n.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .sort((a, b) => b.length - a.length);
-  if (!escaped.length) return out;
-  const re = new RegExp(`^[ \\t]*(?:${escaped.join("|")})[ \\t]*[:：]`, "gmu");
-  for (const m of text.matchAll(re)) out.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+interface Unit {
+  key: number;
+  weight: number;
+  /** Index of the word (token) the unit belongs to, on its side. */
+  tok: number;
+}
+
+/** Words to units: one per word, or one per letter in text without spaces. */
+function toUnits(tokens: WordToken[], spaceless: boolean, intern: (s: string) => number): Unit[] {
+  const out: Unit[] = [];
+  tokens.forEach((t, i) => {
+    const weight = isContent(t) ? 2 : 1;
+    if (!spaceless) out.push({ key: intern(t.norm), weight, tok: i });
+    else for (const ch of t.norm) if (LETTER.test(ch)) out.push({ key: intern(ch), weight, tok: i });
+  });
   return out;
+}
+
+/** Turn labels ("Anna Berg:" at a line start, after any decoration) with the name they give. */
+function labelRanges(text: string, names: string[]): Array<{ start: number; end: number; name: string }> {
+  const out: Array<{ start: number; end: number; name: string }> = [];
+  const clean = [...new Set(names.map((n) => n.trim()).filter(Boolean))].sort((a, b) => b.length - a.length);
+  if (!clean.length) return out;
+  const escaped = clean.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const re = new RegExp(`^[ \\t>*_—–-]*(${escaped.join("|")})[ \\t*_]*[:：][ \\t*_]*`, "gmu");
+  for (const m of text.matchAll(re)) {
+    const start = m.index ?? 0;
+    out.push({ start, end: start + m[0].length, name: m[1] });
+  }
+  return out;
+}
+
+interface Passage {
+  text: string;
+  start: number | null;
+  end: number | null;
+  speaker: number | null;
+  /** Its words' range in the transcript's word list. */
+  tokFrom: number;
+  tokTo: number;
+}
+
+interface Match {
+  /** Transcript unit range of the stretch (first to last matched unit, inclusive). */
+  from: number;
+  to: number;
+  matched: number;
+  score: number;
+  /** Per sentence unit, the transcript unit it matched (-1: none) and how well (0–1). */
+  pairs: Int32Array;
+  sims: Float32Array;
 }
 
 export function fidelityReport(raw: string, corrected: string | null, opts: FidelityOptions): FidelityReport {
   const { language } = opts;
   const spaceless = isSpacelessLanguage(language);
-  if (corrected === null) {
-    return { figure: null, contentWords: 0, tracedWords: 0, diff: null, invented: [], dropped: [] };
-  }
-  const rawTokens = tokenize(raw, language);
-  const traceable = wordMatcher(
-    rawTokens.map((t) => t.norm),
-    normWord(raw, language),
-    spaceless,
-  );
+  const empty = {
+    sentenceCount: 0,
+    supportedCount: 0,
+    contentWords: 0,
+    tracedWords: 0,
+    sentences: [],
+    diff: null,
+    invented: [],
+    misattributed: [],
+    reworded: [],
+    dropped: [],
+  };
+  if (corrected === null) return { figure: null, ...empty };
 
-  // Invented: per corrected sentence, the content words the raw text cannot account for.
-  const labels = labelRanges(corrected, opts.speakerNames ?? []);
-  const isLabel = (t: WordToken) => labels.some(([a, b]) => t.start >= a && t.end <= b);
-  const corrTokens = tokenize(corrected, language);
-  let contentWords = 0;
-  let tracedWords = 0;
-  const invented: FidelityReport["invented"] = [];
+  const keys = new Map<string, number>();
+  const names: string[] = [];
+  const intern = (s: string) => {
+    let k = keys.get(s);
+    if (k === undefined) {
+      k = names.length;
+      keys.set(s, k);
+      names.push(s);
+    }
+    return k;
+  };
+
+  // The transcript: its passages (timed segments, else its sentences) and their words.
+  const rawPassages =
+    opts.segments?.map((s) => ({
+      text: s.text.trim(),
+      start: s.start as number | null,
+      end: (s.end ?? s.start) as number | null,
+      speaker: s.speaker ?? null,
+    })) ??
+    splitSentences(raw, language, Number.POSITIVE_INFINITY).map((s) => ({
+      text: s.text,
+      start: null,
+      end: null,
+      speaker: null,
+    }));
+  const passages: Passage[] = [];
+  const tTokens: WordToken[] = [];
+  const tokPassage: number[] = [];
+  for (const p of rawPassages) {
+    const tokFrom = tTokens.length;
+    for (const t of tokenize(p.text, language)) {
+      if (FILLERS.has(t.norm)) continue;
+      tTokens.push(t);
+      tokPassage.push(passages.length);
+    }
+    passages.push({ ...p, tokFrom, tokTo: tTokens.length });
+  }
+  const tUnits = toUnits(tTokens, spaceless, intern);
+  const postings = new Map<number, number[]>();
+  tUnits.forEach((u, i) => {
+    const list = postings.get(u.key);
+    if (list) list.push(i);
+    else postings.set(u.key, [i]);
+  });
+
+  // How alike two units are: the same word, or (text with spaces) an inflected form.
+  const simCache = new Map<number, number>();
+  const sim = (a: number, b: number): number => {
+    if (a === b) return 1;
+    if (spaceless) return 0;
+    const key = a * 1_000_003 + b;
+    let s = simCache.get(key);
+    if (s === undefined) {
+      s = inflected(names[a], names[b]) || contracted(names[a], names[b]) ? 0.7 : 0;
+      simCache.set(key, s);
+    }
+    return s;
+  };
+
+  /**
+   * The sentence's best local alignment inside transcript units [lo, hi): matched units add their
+   * weight (times how alike), sentence units left unmatched add nothing, and transcript units skipped
+   * inside the stretch cost SKIP_COST each — so a stretch stays tight (a stutter or a false start
+   * costs a little; reaching for the same word a sentence away costs more than an inflected form nearby).
+   */
+  const lcs = (units: Unit[], lo: number, hi: number): Match | null => {
+    const n = units.length;
+    const m = hi - lo;
+    if (n === 0 || m <= 0) return null;
+    const w = m + 1;
+    const dp = new Float64Array((n + 1) * w);
+    let best = 0;
+    let bi = 0;
+    let bj = 0;
+    for (let i = 1; i <= n; i++) {
+      const ui = units[i - 1];
+      for (let j = 1; j <= m; j++) {
+        let v = Math.max(dp[(i - 1) * w + j], dp[i * w + j - 1] - SKIP_COST);
+        const s = sim(ui.key, tUnits[lo + j - 1].key);
+        if (s > 0) v = Math.max(v, Math.max(dp[(i - 1) * w + j - 1], 0) + s * ui.weight);
+        dp[i * w + j] = v;
+        if (i === n && v > best) {
+          best = v;
+          bi = i;
+          bj = j;
+        }
+      }
+    }
+    if (best <= 0) return null;
+    const pairs = new Int32Array(n).fill(-1);
+    const sims = new Float32Array(n);
+    let i = bi;
+    let j = bj;
+    let matched = 0;
+    while (i > 0 && j > 0) {
+      const here = dp[i * w + j];
+      const s = sim(units[i - 1].key, tUnits[lo + j - 1].key);
+      const before = dp[(i - 1) * w + j - 1];
+      if (s > 0 && here === Math.max(before, 0) + s * units[i - 1].weight) {
+        pairs[i - 1] = lo + j - 1;
+        sims[i - 1] = s;
+        matched += s * units[i - 1].weight;
+        if (before <= 0) break;
+        i--;
+        j--;
+      } else if (here === dp[(i - 1) * w + j]) i--;
+      else j--;
+    }
+    let from = Number.POSITIVE_INFINITY;
+    let to = -1;
+    for (const p of pairs) {
+      if (p < 0) continue;
+      from = Math.min(from, p);
+      to = Math.max(to, p);
+    }
+    const total = units.reduce((a, u) => a + u.weight, 0);
+    return { from, to, matched, score: best - MISS_COST * (total - matched), pairs, sims };
+  };
+
+  // The interview: sentences, the label of the turn each stands in, and their units.
+  const labels = labelRanges(corrected, [...(opts.speakerNames ?? []), ...(opts.speakers ?? []).map((s) => s.name)]);
+  const cTokensAll = tokenize(corrected, language);
+  const sentences: Array<{
+    text: string;
+    start: number;
+    end: number;
+    label: string | null;
+    tokens: WordToken[];
+    units: Unit[];
+    total: number;
+  }> = [];
   let k = 0;
+  let li = -1;
   for (const s of splitSentences(corrected, language, Number.POSITIVE_INFINITY)) {
-    const missing: string[] = [];
-    for (; k < corrTokens.length && corrTokens[k].start < s.end; k++) {
-      const t = corrTokens[k];
-      if (!isContent(t) || isLabel(t)) continue;
-      contentWords++;
-      if (traceable(t.norm)) tracedWords++;
-      else if (!missing.includes(t.surface)) missing.push(t.surface);
+    const tokens: WordToken[] = [];
+    for (; k < cTokensAll.length && cTokensAll[k].start < s.end; k++) {
+      const t = cTokensAll[k];
+      if (FILLERS.has(t.norm) || labels.some((l) => t.start >= l.start && t.end <= l.end)) continue;
+      tokens.push(t);
     }
-    if (missing.length > 0) invented.push({ sentence: s.text, start: s.start, end: s.end, words: missing });
+    while (li + 1 < labels.length && labels[li + 1].start < s.end) li++;
+    // The sentence's own text, without a label it starts with.
+    let start = s.start;
+    const lab = li >= 0 ? labels[li] : null;
+    if (lab && lab.start >= s.start && lab.end > start) start = Math.min(lab.end, s.end);
+    const text = corrected.slice(start, s.end).trim();
+    start = start + corrected.slice(start, s.end).indexOf(text);
+    const units = toUnits(tokens, spaceless, intern);
+    if (!units.length) continue;
+    sentences.push({
+      text,
+      start,
+      end: start + text.length,
+      label: lab?.name ?? null,
+      tokens,
+      units,
+      total: units.reduce((a, u) => a + u.weight, 0),
+    });
   }
 
-  // Dropped: raw passages whose content words mostly do not occur in the interview.
-  const inCorrected = wordMatcher(
-    corrTokens.map((t) => t.norm),
-    normWord(corrected, language),
-    spaceless,
-  );
-  const passages =
-    opts.segments?.map((s) => ({ text: s.text.trim(), startSeconds: s.start as number | null })) ??
-    splitSentences(raw, language, Number.POSITIVE_INFINITY).map((s) => ({ text: s.text, startSeconds: null }));
-  const dropped: FidelityReport["dropped"] = [];
+  // Candidate stretches per sentence: diagonals of its rarest units, scored inside a window.
+  const T = tUnits.length;
+  const slackOf = (n: number) => Math.min(24, Math.max(3, Math.ceil(n / 3)));
+  const candidates: Match[][] = sentences.map((s) => {
+    const n = s.units.length;
+    const slack = slackOf(n);
+    const voters = s.units
+      .map((u, j) => ({ j, list: postings.get(u.key) ?? [] }))
+      .filter((v) => v.list.length > 0)
+      .sort((a, b) => a.list.length - b.list.length)
+      .slice(0, VOTERS);
+    const votes = new Map<number, number>();
+    for (const v of voters) {
+      for (const p of v.list) {
+        const b = Math.floor((p - v.j) / slack);
+        votes.set(b, (votes.get(b) ?? 0) + 1);
+        votes.set(b - 1, (votes.get(b - 1) ?? 0) + 0.5);
+      }
+    }
+    const best = [...votes.entries()].sort((a, b) => b[1] - a[1]).slice(0, CANDIDATES);
+    const out: Match[] = [];
+    for (const [b] of best) {
+      const lo = Math.max(0, b * slack - slack);
+      const hi = Math.min(T, b * slack + 2 * slack + n + slack);
+      const m = lcs(s.units, lo, hi);
+      if (m && m.score > 0) out.push(m);
+    }
+    return out;
+  });
+
+  // The chain: candidates that move forward through the transcript, most score in all (Fenwick tree
+  // of the best total by stretch end).
+  const size = T + 2;
+  const treeVal = new Float64Array(size + 1);
+  const treeRef = new Int32Array(size + 1).fill(-1);
+  const refs: Array<{ s: number; c: number; prev: number }> = [];
+  const query = (pos: number): [number, number] => {
+    let v = 0;
+    let r = -1;
+    for (let i = pos; i > 0; i -= i & -i) {
+      if (treeVal[i] > v) {
+        v = treeVal[i];
+        r = treeRef[i];
+      }
+    }
+    return [v, r];
+  };
+  const update = (pos: number, v: number, r: number) => {
+    for (let i = pos; i <= size; i += i & -i) {
+      if (v > treeVal[i]) {
+        treeVal[i] = v;
+        treeRef[i] = r;
+      }
+    }
+  };
+  let bestTotal = 0;
+  let bestRef = -1;
+  candidates.forEach((cands, s) => {
+    const pending: Array<[number, number, number]> = [];
+    cands.forEach((c, ci) => {
+      // A stretch starting at unit `from` may follow a stretch ending before it (tree position = end + 1).
+      const [v, r] = query(c.from + 1);
+      const total = v + c.score;
+      refs.push({ s, c: ci, prev: r });
+      pending.push([c.to + 1, total, refs.length - 1]);
+      if (total > bestTotal) {
+        bestTotal = total;
+        bestRef = refs.length - 1;
+      }
+    });
+    for (const [pos, v, r] of pending) update(pos + 1, v, r);
+  });
+  const chosen: Array<Match | null> = sentences.map(() => null);
+  for (let r = bestRef; r >= 0; r = refs[r].prev) chosen[refs[r].s] = candidates[refs[r].s][refs[r].c];
+
+  // Sentences without a stretch: looked for in the gap their neighbours leave.
+  let floor = 0;
+  for (let s = 0; s < sentences.length; s++) {
+    const here = chosen[s];
+    if (here) {
+      floor = here.to + 1;
+      continue;
+    }
+    let ceil = T;
+    for (let n = s + 1; n < sentences.length; n++) {
+      const next = chosen[n];
+      if (next) {
+        ceil = next.from;
+        break;
+      }
+    }
+    if (ceil <= floor) continue;
+    const units = sentences[s].units;
+    const slack = slackOf(units.length);
+    const width = units.length + 2 * slack;
+    let best: Match | null = null;
+    const stop = Math.min(ceil, floor + GAP_SCAN);
+    for (let lo = floor; lo < stop; lo += slack) {
+      const m = lcs(units, lo, Math.min(ceil, lo + width));
+      if (m && m.score > 0 && (!best || m.score > best.score)) best = m;
+      if (lo + width >= ceil) break;
+    }
+    if (best) {
+      chosen[s] = best;
+      floor = best.to + 1;
+    }
+  }
+
+  // Per sentence: stretch, speaker heard, support; the flags.
+  const speakerName = new Map((opts.speakers ?? []).map((s) => [s.id, s.name]));
+  const nameToId = new Map((opts.speakers ?? []).map((s) => [s.name.trim(), s.id]));
+  const covered = new Uint8Array(T);
+  const report: Omit<FidelityReport, "figure" | "diff"> = { ...empty, sentences: [] };
+  const seconds = (fromUnit: number, toUnit: number) => {
+    const a = passages[tokPassage[tUnits[fromUnit].tok]];
+    const b = passages[tokPassage[tUnits[toUnit].tok]];
+    return { startSeconds: a.start, endSeconds: b.end };
+  };
+  sentences.forEach((s, si) => {
+    const m = chosen[si];
+    const support = m ? Math.round((m.matched / s.total) * 1000) / 1000 : 0;
+    const supported = m !== null && support >= SUPPORTED;
+    // Words of the sentence with a unit matched badly or not at all.
+    const tokenOk = s.tokens.map(() => true);
+    s.units.forEach((u, i) => {
+      if (!m || m.pairs[i] < 0 || m.sims[i] < 1) tokenOk[u.tok] = false;
+    });
+    for (const [i, t] of s.tokens.entries()) {
+      if (!isContent(t)) continue;
+      report.contentWords++;
+      if (tokenOk[i] && m) report.tracedWords++;
+    }
+    const unmatched = s.tokens.filter((_, i) => !tokenOk[i]);
+    const unmatchedContent = unmatched.filter(isContent);
+    const words = [...new Set((unmatchedContent.length ? unmatchedContent : unmatched).map((t) => t.surface))];
+    const base = { sentence: s.text, start: s.start, end: s.end };
+
+    let heard: number | null = null;
+    let span = { startSeconds: null as number | null, endSeconds: null as number | null };
+    if (m) {
+      span = seconds(m.from, m.to);
+      const bySpeaker = new Map<number, number>();
+      m.pairs.forEach((p, i) => {
+        if (p < 0) return;
+        if (supported) covered[p] = 1;
+        const sp = passages[tokPassage[tUnits[p].tok]].speaker;
+        if (sp !== null) bySpeaker.set(sp, (bySpeaker.get(sp) ?? 0) + s.units[i].weight);
+      });
+      heard = [...bySpeaker.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+    }
+    report.sentences.push({
+      start: s.start,
+      end: s.end,
+      ...span,
+      speaker: heard === null ? null : (speakerName.get(heard) ?? null),
+      support,
+    });
+    if (supported) report.supportedCount++;
+    else {
+      // Where it stands: between the stretches of its neighbours.
+      const where = m ? span : gapSpan(si);
+      report.invented.push({ ...base, ...where, words, support });
+      return;
+    }
+    const labelled = s.label === null ? undefined : nameToId.get(s.label.trim());
+    if (labelled !== undefined && heard !== null && labelled !== heard) {
+      report.misattributed.push({
+        ...base,
+        ...span,
+        label: s.label ?? "",
+        heard: speakerName.get(heard) ?? String(heard),
+      });
+    }
+    if (unmatched.length && m) {
+      const a = tUnits[m.from].tok;
+      const b = tUnits[m.to].tok;
+      const heardText = tTokens
+        .slice(a, b + 1)
+        .map((t) => t.surface)
+        .join(spaceless ? "" : " ");
+      report.reworded.push({ ...base, ...span, words, heardText, support });
+    }
+  });
+  report.sentenceCount = sentences.length;
+
+  function gapSpan(si: number) {
+    let startSeconds: number | null = null;
+    let endSeconds: number | null = null;
+    for (let p = si - 1; p >= 0; p--) {
+      const c = chosen[p];
+      if (c) {
+        startSeconds = seconds(c.from, c.to).endSeconds;
+        break;
+      }
+    }
+    for (let n = si + 1; n < sentences.length; n++) {
+      const c = chosen[n];
+      if (c) {
+        endSeconds = seconds(c.from, c.to).startSeconds;
+        break;
+      }
+    }
+    if (startSeconds === null) startSeconds = passages.find((p) => p.start !== null)?.start ?? null;
+    if (endSeconds === null && startSeconds !== null) endSeconds = startSeconds;
+    return { startSeconds, endSeconds };
+  }
+
+  // Dropped: passages whose content mostly reached no supported sentence.
+  let u = 0;
   for (const p of passages) {
-    const content = tokenize(p.text, language).filter(isContent);
-    if (content.length < 2) continue;
-    const lost = content.filter((t) => !inCorrected(t.norm));
-    if (lost.length / content.length > 0.5) {
-      dropped.push({ text: p.text, startSeconds: p.startSeconds, words: [...new Set(lost.map((t) => t.surface))] });
+    const content = new Map<number, { total: number; hit: number }>();
+    for (; u < T && tUnits[u].tok < p.tokTo; u++) {
+      const t = tTokens[tUnits[u].tok];
+      if (!isContent(t)) continue;
+      const c = content.get(tUnits[u].tok) ?? { total: 0, hit: 0 };
+      c.total++;
+      c.hit += covered[u];
+      content.set(tUnits[u].tok, c);
+    }
+    if (content.size < 2) continue;
+    let total = 0;
+    let hit = 0;
+    const lost: string[] = [];
+    for (const [tok, c] of content) {
+      total += c.total;
+      hit += c.hit;
+      if (c.hit * 2 < c.total) lost.push(tTokens[tok].surface);
+    }
+    if (hit * 2 < total) {
+      report.dropped.push({ text: p.text, startSeconds: p.start, endSeconds: p.end, words: [...new Set(lost)] });
     }
   }
 
-  const diff = wordDiff(rawTokens, corrTokens, spaceless ? "" : " ", opts.diffTimeoutMs ?? 3000);
-  const figure = contentWords === 0 ? 1 : Math.round((tracedWords / contentWords) * 1000) / 1000;
-  return { figure, contentWords, tracedWords, diff, invented, dropped };
+  const diff = wordDiff(tokenize(raw, language), cTokensAll, spaceless ? "" : " ", opts.diffTimeoutMs ?? 500);
+  const figure =
+    report.sentenceCount === 0 ? 1 : Math.round((report.supportedCount / report.sentenceCount) * 1000) / 1000;
+  return { figure, ...report, diff };
+}
+
+/** A contraction and the first word it stands for ("didn't" / "did", "I'm" / "I", "we'd" / "we"). */
+function contracted(a: string, b: string): boolean {
+  const base = (w: string) => w.replace(/n't$|'(m|s|d|ll|re|ve)$/, "");
+  return (a.includes("'") && base(a) === b) || (b.includes("'") && base(b) === a);
 }
 
 /**
- * Whether a word occurs in a text: the same word, or in text with spaces an inflected form (a shared
- * prefix of at least 4 letters that leaves at most 3 letters of the shorter word: "study"/"studies",
- * "interview"/"interviews", not "said"/"says"); in text without spaces, anywhere in the text.
+ * Whether two different words are forms of one word: a shared prefix of at least 4 letters that
+ * leaves at most 3 letters of the shorter word ("study"/"studies", "interview"/"interviews", not
+ * "said"/"says").
  */
-function wordMatcher(words: string[], text: string, spaceless: boolean): (w: string) => boolean {
-  const exact = new Set(words);
-  const buckets = new Map<string, string[]>();
-  for (const w of exact) {
-    if (w.length < MIN_PREFIX) continue;
-    const key = w.slice(0, MIN_PREFIX);
-    const list = buckets.get(key);
-    if (list) list.push(w);
-    else buckets.set(key, [w]);
-  }
-  return (w) => {
-    if (exact.has(w)) return true;
-    if (spaceless) return text.includes(w);
-    if (w.length < MIN_PREFIX) return false;
-    for (const r of buckets.get(w.slice(0, MIN_PREFIX)) ?? []) {
-      let cp = MIN_PREFIX;
-      while (cp < w.length && cp < r.length && w[cp] === r[cp]) cp++;
-      if (cp >= Math.max(MIN_PREFIX, Math.min(w.length, r.length) - 3)) return true;
-    }
-    return false;
-  };
+function inflected(a: string, b: string): boolean {
+  if (a.length < MIN_PREFIX || b.length < MIN_PREFIX) return false;
+  let cp = 0;
+  while (cp < a.length && cp < b.length && a[cp] === b[cp]) cp++;
+  return cp >= Math.max(MIN_PREFIX, Math.min(a.length, b.length) - 3);
 }
 
 function wordDiff(a: WordToken[], b: WordToken[], joiner: string, timeout: number): FidelityOp[] | null {

@@ -144,7 +144,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       schema: {
         tags,
         summary:
-          "The fidelity view: a word diff of the raw transcript against the interview text, sentences with words the recording does not have, passages the interview left out, and the share of its content words traceable to the transcript",
+          "The fidelity view: each interview sentence aligned to the stretch of the timed transcript it comes from (time, speaker heard, support); sentences no stretch supports (invented), under another speaker's label than the voice heard (misattributed), with words changed (reworded); passages the interview left out (dropped); the share of sentences supported; and a word diff of the two texts",
         security: [{ bearer: [] }],
         params: jobParams,
         response: { 200: fidelityReportSchema, ...errorResponses(401, 404, 409) },
@@ -161,7 +161,10 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
         options: {
           language: jobTextLanguage(job),
           speakerNames: speakers.map((s) => s.name),
-          segments: segments.length ? segments : undefined,
+          speakers: speakers.map((s) => ({ id: s.id, name: s.name })),
+          segments: segments.length
+            ? segments.map((s) => ({ start: s.start, end: s.end, text: s.text, speaker: s.speaker }))
+            : undefined,
         },
       });
     },
