@@ -337,6 +337,23 @@ it("reports fidelity: traceable share, invented sentences and dropped passages",
     expect.objectContaining({ startSeconds: 10.1, text: "And the flour came from Hokkaido." }),
   ]);
 
+  // An answer made of words said elsewhere, and an answer under the interviewer's name.
+  const planted = await completedJob(uid, {
+    rewrittenText:
+      "Anna: How did the bakery start?\n\nBen: We opened it in Osaka in 2019 with two ovens.\n\nBen: The bakery came from Osaka.\n\nAnna: The flour came from Hokkaido.",
+  });
+  const p = fidelityReportSchema.parse((await api(token, `/api/transcriptions/${planted}/fidelity`)).body);
+  expect(p.invented.map((f) => f.sentence)).toEqual(["The bakery came from Osaka."]);
+  expect(p.misattributed).toEqual([
+    expect.objectContaining({
+      sentence: "The flour came from Hokkaido.",
+      label: "Anna",
+      heard: "Ben",
+      startSeconds: 10.1,
+    }),
+  ]);
+  expect(p.sentences.map((x) => x.speaker)).toEqual(["Anna", "Ben", null, "Ben"]);
+
   const running = await insertJob(t.db, uid, { status: "transcribing" });
   expect((await api(token, `/api/transcriptions/${running}/fidelity`)).status).toBe(409);
 });
