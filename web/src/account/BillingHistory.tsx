@@ -75,7 +75,7 @@ export function BillingHistory({ rows, loading, error }: { rows?: PaymentRow[]; 
                   <td className="num">{formatPrice(p.amount, p.currency, lang)}</td>
                   <td>{t(`account.billing.statuses.${p.status}`, { defaultValue: p.status })}</td>
                   <td>
-                    {p.status === "succeeded" ? (
+                    {p.status === "succeeded" || p.status === "refunded" ? (
                       <button
                         type="button"
                         className="btn btn-ghost btn-small"
