@@ -96,6 +96,39 @@ describe("infra/Dockerfile", () => {
     expect(apt("correction-worker")).toEqual([""]);
     expect(apt("billing")).toEqual([""]);
   });
+
+  it("purges only what no binary links, proves it in the same step, and keeps no apt caches", () => {
+    const run = (target: string) => {
+      const step = targetLines(stages, target).find((l) => /apt-get install/.test(l)) ?? "";
+      return step.replace(/\\\n\s*/g, " ");
+    };
+    const purged = (target: string) =>
+      /dpkg --purge --force-depends ([^&]+)&&/.exec(run(target))?.[1].trim().split(/\s+/);
+    // The same list in both images that install ffmpeg, and none of what the services run.
+    expect(purged("gateway")).toEqual(purged("transcription-worker"));
+    expect(purged("gateway")).toEqual(expect.arrayContaining(["libllvm15", "libgl1-mesa-dri", "libz3-4"]));
+    for (const keep of ["ffmpeg", "pocketsphinx", "pocketsphinx-en-us", "bzip2"]) {
+      expect(purged("gateway")).not.toContain(keep);
+    }
+    for (const [target, bins] of [
+      ["gateway", ["/usr/bin/ffmpeg", "/usr/bin/ffprobe"]],
+      ["transcription-worker", ["/usr/bin/ffmpeg", "/usr/bin/ffprobe", "/usr/bin/pocketsphinx_continuous"]],
+    ] as const) {
+      const step = run(target);
+      // After the purge, in the same RUN (a failure fails the build): every library resolves, and
+      // ffmpeg still encodes and ffprobe still decodes.
+      const after = step.slice(step.indexOf("dpkg --purge"));
+      expect(after).toContain(`! ldd ${bins.join(" ")} | grep "not found"`);
+      expect(after).toMatch(/ffmpeg .*-f lavfi .*\| ffprobe /);
+      expect(step).toContain("rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin");
+    }
+  });
+
+  it("strips the native libraries in the compile stage (binutils there, not in any image)", () => {
+    expect(targetLines(stages, "compile").join(" ")).toMatch(/apt-get install -y --no-install-recommends binutils/);
+    for (const name of APP) expect(targetLines(stages, name).join(" ")).not.toContain("binutils");
+    expect(read("scripts/build-services.mjs")).toContain('"--strip-unneeded"');
+  });
 });
 
 describe("scripts/build-services.mjs", () => {
