@@ -22,8 +22,9 @@ const fail = (m) => {
 };
 
 const [major, minor] = process.versions.node.split(".").map(Number);
-if (major < 20 || (major === 20 && minor < 19))
-  fail(`Node.js 20.19 or newer is needed (this is ${process.versions.node}).`);
+// As `engines` in package.json: 20.19+ or 22.12+ (the releases that load ES modules with require()).
+if (major < 20 || (major === 20 && minor < 19) || major === 21 || (major === 22 && minor < 12))
+  fail(`Node.js 20.19+ or 22.12+ is needed (this is ${process.versions.node}).`);
 
 // 1. dependencies
 const lock = "package-lock.json";

@@ -5,7 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppError } from "@kikitori/shared";
-import type { CorrectionInput } from "../src/correction/index.ts";
+import type { CorrectionInput, CorrectionTurn } from "../src/correction/index.ts";
 import {
   buildSystemPrompt,
   OpenAiCorrectionEngine,
@@ -300,5 +300,90 @@ describe("parseAnswer", () => {
     expect(() => parseAnswer('{"text": ""}', "hi there")).toThrow(/empty/);
     expect(parseAnswer('{"text": ""}', "   ")).toBe("");
     expect(() => parseAnswer(JSON.stringify({ text: "x".repeat(800) }), "short")).toThrow(/far longer/);
+  });
+});
+
+describe("openai engine, no tone: clean verbatim, checked turn by turn", () => {
+  const turns: CorrectionTurn[] = [
+    { speaker: 0, role: "interviewer", name: "Sarah", start: 0, end: 2, text: "so um what did you do after school" },
+    {
+      speaker: 1,
+      role: "interviewee",
+      name: "David",
+      start: 2,
+      end: 6,
+      text: "um i'm not sure i i didn't really know we'd moved by then it's hard i can't remember",
+    },
+  ];
+  const noTone = input("", { tone: null, interviewExample: "", turns });
+  const QUESTION = "Sarah: What did you do after school?";
+  const CLEAN = `${QUESTION}\n\nDavid: I'm not sure, I didn't really know. We'd moved by then. It's hard, I can't remember.`;
+  const EXPANDED = `${QUESTION}\n\nDavid: I am not sure, I did not really know. We had moved by then. It is hard, I cannot remember.`;
+  const answer = (text: string): Reply => ({ content: JSON.stringify({ text }) });
+
+  it("tells the model to keep the interviewee's words, and takes a clean-verbatim answer as it is", async () => {
+    api.replies.push(answer(CLEAN));
+    const result = await engine().correct(noTone);
+    expect(api.requests).toHaveLength(1);
+    expect(result.text).toBe(CLEAN);
+    const system = api.requests[0].messages[0].content;
+    expect(system).toMatch(/Clean verbatim/);
+    expect(system).toMatch(/Never spell out or add contractions \(keep "I'm", "didn't", "we'd"/);
+    expect(system).toMatch(/interviewer's questions may be tightened/);
+    expect(system).not.toMatch(/- Tone:/);
+  });
+
+  it("asks once more, naming the spelled-out contractions, and takes the corrected answer", async () => {
+    api.replies.push(answer(EXPANDED), answer(CLEAN));
+    const result = await engine().correct(noTone);
+    expect(api.requests).toHaveLength(2);
+    const again = api.requests[1].messages;
+    expect(again.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(again[3].content).toContain(`spelled out the contraction "i'm" as "I am"`);
+    expect(again[3].content).toContain(`spelled out the contraction "didn't" as "did not"`);
+    expect(result.text).toBe(CLEAN);
+  });
+
+  it("falls back to the rules' clean-verbatim text of a turn that drifts twice, keeping the other turns", async () => {
+    api.replies.push(answer(EXPANDED), answer(EXPANDED));
+    const result = await engine().correct(noTone);
+    expect(api.requests).toHaveLength(2);
+    const [asked, answered] = result.text.split("\n\n");
+    // The interviewer's tightened question is the model's; the answer is the interviewee's own words.
+    expect(asked).toBe(QUESTION);
+    expect(answered).toBe("David: I'm not sure I didn't really know we'd moved by then. It's hard I can't remember.");
+    for (const c of ["I'm", "didn't", "we'd", "It's", "can't"]) expect(answered).toContain(c);
+  });
+
+  it("checks a flat transcript too, by the turns the model drew", async () => {
+    const flat = input("so what did you do after school um i'm not sure i didn't really know", {
+      tone: null,
+      interviewExample: "",
+    });
+    const expanded = `${QUESTION}\n\nDavid: I am not sure, I did not really know.`;
+    api.replies.push(answer(expanded), answer(expanded));
+    const result = await engine().correct(flat);
+    expect(api.requests).toHaveLength(2);
+    expect(result.text).toBe(`${QUESTION}\n\nDavid: I'm not sure I didn't really know.`);
+  });
+
+  it("does not let a question mark be added to a garbled answer", async () => {
+    const garbled = input("", {
+      tone: null,
+      interviewExample: "",
+      turns: [turns[0], { ...turns[1], text: "what is the thing dis ago" }],
+    });
+    api.replies.push(answer(`${QUESTION}\n\nDavid: What is the thing dis ago?`));
+    api.replies.push(answer(`${QUESTION}\n\nDavid: What is the thing dis ago?`));
+    const result = await engine().correct(garbled);
+    expect(api.requests[1].messages[3].content).toContain('added a question mark to "What is the thing dis ago?"');
+    expect(result.text).toBe(`${QUESTION}\n\nDavid: What is the thing dis ago.`);
+  });
+
+  it("a tone may reword: a formal answer with contractions spelled out is taken at once", async () => {
+    api.replies.push(answer(EXPANDED));
+    const result = await engine().correct({ ...noTone, tone: "formal" });
+    expect(api.requests).toHaveLength(1);
+    expect(result.text).toBe(EXPANDED);
   });
 });

@@ -104,9 +104,10 @@ export function checkVerbatim(source: string, answer: string, plan: VerbatimPlan
     const change = changes[c];
     const n = change.count ?? change.value.length;
     if (change.added) {
-      // A replacement: the words left out just before.
       const prev = changes[c - 1];
-      const replaced = prev?.removed ? src.slice(i - (prev.count ?? prev.value.length), i) : [];
+      // A replacement: the words left out just before, as many as were added (the rest is left out).
+      const replacedCount = prev?.removed ? Math.min(prev.count ?? prev.value.length, n) : 0;
+      const replaced = src.slice(i - replacedCount, i);
       const added = ans.slice(j, j + n);
       const turn = added[0].turn;
       if (checked(answerTurns[turn].role))
@@ -211,8 +212,6 @@ function leftOutProblems(
     }
     // Stutters and cut words: "w- we", "go- going".
     if (/^\s?[-–—]/.test(src[k].after)) return true;
-    const next = norm(k + 1);
-    if (next && next !== w && next.startsWith(w)) return true;
     // Repeats: the same word or phrase (up to three words) next to it.
     for (let n = 1; n <= 3; n++) {
       for (let start = k - n + 1; start <= k; start++) {
