@@ -178,6 +178,15 @@ describe("checkVerbatim: a rewrite checked turn by turn", () => {
     expect(turns[1].source.endsWith("dis ago")).toBe(true);
   });
 
+  it("takes numbers said in words written as numerals, but only with the same value", () => {
+    const said = "David: we moved there in twenty ten and it grew by five percent in nineteen eighty four";
+    const p = plan(said);
+    const ok = "David: We moved there in 2010 and it grew by 5% in 1984.";
+    expect(checkVerbatim(said, ok, p)[0].problems).toEqual([]);
+    const wrong = "David: We moved there in 2011 and it grew by 5% in 1984.";
+    expect(checkVerbatim(said, wrong, p)[0].problems).toEqual([`changed "ten" to "2011"`, `left out "twenty"`]);
+  });
+
   it("checks Japanese by words: fillers may go, words may not change", () => {
     const ja = "佐藤：えーと 私は そう 思いますね でも よく わからないです";
     const p = plan(ja, "ja");

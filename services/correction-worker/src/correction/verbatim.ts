@@ -106,11 +106,20 @@ export function checkVerbatim(source: string, answer: string, plan: VerbatimPlan
     if (change.added) {
       const prev = changes[c - 1];
       // A replacement: the words left out just before, as many as were added (the rest is left out).
-      const replacedCount = prev?.removed ? Math.min(prev.count ?? prev.value.length, n) : 0;
-      const replaced = src.slice(i - replacedCount, i);
+      const removedCount = prev?.removed ? (prev.count ?? prev.value.length) : 0;
       const added = ans.slice(j, j + n);
       const turn = added[0].turn;
-      if (checked(answerTurns[turn].role))
+      // Numbers said in words and written as numerals ("twenty ten" → "2010") are the same words.
+      const said = numberWordsBefore(src, i, removedCount, plan.lang);
+      const numerals =
+        said > 0 &&
+        added.length === 1 &&
+        NUMERAL.test(added[0].token.norm) &&
+        valuesOf(src.slice(i - said, i).map((w) => w.token.norm)).includes(
+          Number(added[0].token.norm.replace(/,/g, "")),
+        );
+      const replaced = src.slice(i - (numerals ? said : Math.min(removedCount, n)), i);
+      if (checked(answerTurns[turn].role) && !numerals)
         problems[turn].push(
           describeChange(
             replaced,
@@ -177,6 +186,68 @@ export function checkVerbatim(source: string, answer: string, plan: VerbatimPlan
     }
     return out;
   });
+}
+
+const EN_NUMBER_WORDS = new Set(
+  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion and point percent".split(
+    " ",
+  ),
+);
+const NUMERAL = /^\p{N}[\p{N}.,]*$/u;
+
+const EN_UNITS = new Map(
+  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
+    .split(" ")
+    .map((w, k) => [w, k]),
+);
+const EN_TENS = new Map(
+  "twenty thirty forty fifty sixty seventy eighty ninety".split(" ").map((w, k) => [w, 20 + k * 10]),
+);
+const EN_SCALES = new Map([
+  ["thousand", 1e3],
+  ["million", 1e6],
+  ["billion", 1e9],
+]);
+
+/** The value of English number words ("two thousand and five" → 2005); null when they are not one. */
+function cardinal(words: string[]): number | null {
+  let total = 0;
+  let current = 0;
+  let any = false;
+  for (const w of words) {
+    if (w === "and" || w === "percent") continue;
+    if (EN_UNITS.has(w)) current += EN_UNITS.get(w)!;
+    else if (EN_TENS.has(w)) current += EN_TENS.get(w)!;
+    else if (w === "hundred") current = (current || 1) * 100;
+    else if (EN_SCALES.has(w)) {
+      total += (current || 1) * EN_SCALES.get(w)!;
+      current = 0;
+    } else return null;
+    any = true;
+  }
+  return any ? total + current : null;
+}
+
+/** What English number words may stand for: their value, or a year said in pairs ("nineteen eighty four"). */
+function valuesOf(words: string[]): number[] {
+  const out: number[] = [];
+  const whole = cardinal(words);
+  if (whole !== null) out.push(whole);
+  for (let k = 1; k < words.length; k++) {
+    const century = cardinal(words.slice(0, k));
+    const rest = cardinal(words.slice(k));
+    if (century !== null && rest !== null && century >= 10 && century <= 99 && rest <= 99)
+      out.push(century * 100 + rest);
+  }
+  return out;
+}
+
+/** How many of the `count` words left out before `end` are, at their end, English number words. */
+function numberWordsBefore(src: SourceWord[], end: number, count: number, lang: TextLang): number {
+  if (lang !== "en") return 0;
+  let k = 0;
+  while (k < count && EN_NUMBER_WORDS.has(src[end - 1 - k].token.norm)) k++;
+  return k;
 }
 
 function describeChange(replaced: SourceWord[], added: WordToken[]): string {
