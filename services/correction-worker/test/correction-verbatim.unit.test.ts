@@ -7,6 +7,7 @@ import { normWord, tokenize } from "@kikitori/shared/language";
 import type { CorrectionInput, CorrectionTurn } from "../src/correction/index.ts";
 import { asksByForm, formatFor, OfflineCorrectionEngine } from "../src/correction/offline.ts";
 import { checkVerbatim, type VerbatimPlan } from "../src/correction/verbatim.ts";
+import { FIXTURE_LANGUAGE, type FixtureName, fixture } from "./fixtures/correction-transcripts.ts";
 
 const engine = new OfflineCorrectionEngine();
 
@@ -127,6 +128,36 @@ describe("offline engine, no tone: clean verbatim", () => {
     );
     expect(text).toMatch(/I am not sure/);
     expect(text).toMatch(/did not/);
+  });
+});
+
+describe("offline engine, no tone, on the sample transcripts", () => {
+  const names: FixtureName[] = ["interview", "whisper", "phonecall", "voicemail", "german", "japanese"];
+
+  it.each(names)("%s: the rewrite passes the clean-verbatim check, every contraction kept", async (name) => {
+    const transcript = fixture(name);
+    const run = input(transcript, { language: FIXTURE_LANGUAGE[name] });
+    const { text } = await engine.correct(run);
+    const { lang, spaceless, ctx, format } = formatFor(run);
+    const turns = checkVerbatim(transcript, text, { lang, spaceless, ctx, format, asksByForm });
+    expect(turns.length).toBeGreaterThan(0);
+    expect(turns.flatMap((t) => t.problems)).toEqual([]);
+    // A contraction said twice in a row ("it's, it's") is a repeat: written once.
+    const contractions = (t: string) => [
+      ...t
+        .toLowerCase()
+        .replace(/’/g, "'")
+        .matchAll(/\b\w+'\w+\b/g),
+    ];
+    const found = contractions(transcript);
+    const said = found
+      .filter((m, k) => {
+        const prev = found[k - 1];
+        return !prev || prev[0] !== m[0] || !/^[,\s]+$/.test(transcript.slice(prev.index + prev[0].length, m.index));
+      })
+      .map((m) => m[0]);
+    const written = contractions(text).map((m) => m[0]);
+    expect(written.sort()).toEqual(said.sort());
   });
 });
 
