@@ -308,6 +308,14 @@ it("a failed job shows its failure (not 'All changes saved'), and 'Try again' in
   // "Try again" in the library runs the job again and opens its page, which follows it to the end.
   await page.getByTestId("nav-library").click();
   const item = page.locator(`[data-testid="lib-item"][data-job-id="${jobId}"]`);
+  // Asking to delete puts the confirmation on a line of its own: the row's title keeps its room.
+  const titleWidth = () => item.getByTestId("lib-open").evaluate((e) => e.getBoundingClientRect().width);
+  const before = await titleWidth();
+  await item.getByTestId("lib-delete").click();
+  await item.getByTestId("lib-delete-confirm").waitFor();
+  expect(await titleWidth()).toBeGreaterThanOrEqual(before - 1);
+  await item.getByRole("button", { name: en.library.cancel, exact: true }).click();
+  await item.getByTestId("lib-retry").waitFor();
   await item.getByTestId("lib-retry").click();
   await page.waitForURL(`${t.url}/en/transcriptions/${jobId}`);
   await page.getByTestId("ws-interview").waitFor({ timeout: 180_000 });
