@@ -81,6 +81,15 @@ it.each([
     expect(menu.unavailableOutside).toBeLessThanOrEqual(5);
     expect(menu.more).toBeGreaterThan(90);
     expect(menu.moreLabel).toBeTruthy();
+    // Languages named in the interface's language, also those the browser's own names lack.
+    const names: Record<string, string> = await page
+      .getByTestId("tx-language")
+      .evaluate((el) =>
+        Object.fromEntries([...(el as HTMLSelectElement).options].map((o) => [o.value, o.textContent ?? ""])),
+      );
+    expect(names.ba).toContain(lang === "ja" ? "バシキール語" : "الباشكيرية");
+    expect(names.bo).toContain(lang === "ja" ? "チベット語" : "التبتية");
+    expect(names.fr).not.toMatch(/French/);
     // What the user reads: no environment variable, no command.
     const text = (await notice.textContent()) ?? "";
     expect(text.length).toBeGreaterThan(20);
