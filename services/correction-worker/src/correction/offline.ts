@@ -1,7 +1,8 @@
 /**
- * The offline correction engine: deterministic rules and heuristics, no network. With no tone it writes clean
- * verbatim: the words as said, without fillers, stutters, false starts and repeated words, with
- * punctuation and casing; a question mark the rules guess only on the interviewer's lines. English gets
+ * The offline correction engine: deterministic rules and heuristics, no network. With no tone it
+ * writes clean verbatim: the words as said, without fillers, stutters, false starts and repeated
+ * words, with punctuation and casing; a question mark the rules guess goes only on the interviewer's
+ * sentences and on short ones that ask by their form (asSaid). English gets
  * the full treatment (fillers, stutters, sentence boundaries of unpunctuated ASR output, questions,
  * turns, tone); German, French, Spanish, Japanese and Chinese get their fillers and question
  * marks; any other language gets whitespace and punctuation tidied. It only deletes words, adds
