@@ -19,7 +19,8 @@
  *   fillers, stutters, punctuation and casing never count, left-out words neither), `dropped`
  *   (transcript passages whose content mostly reached no sentence).
  * - The figure: the share of interview sentences supported by their stretch.
- * - A word-level diff of the whole texts (jsdiff) for reading side by side, left out past its time limit.
+ * - A word-level diff for reading side by side, along the alignment: each sentence against its stretch
+ *   (jsdiff), transcript words between stretches removed, sentences without a stretch added.
  */
 import { diffArrays } from "diff";
 import { z } from "zod";
@@ -113,9 +114,11 @@ export const SUPPORTED = 0.5;
 const MISS_COST = 0.5;
 /** Cost of a transcript unit skipped inside a sentence's stretch. */
 const SKIP_COST = 0.25;
-const CANDIDATES = 6;
+const CANDIDATES = 4;
 const VOTERS = 8;
 const GAP_SCAN = 600;
+/** Most diagonals one sentence's units vote for (beyond its two rarest units). */
+const MAX_VOTES = 1500;
 
 /** Content: the toolkit's topic words, plus any number (a date or an amount is what gets checked first). */
 const isContent = (t: WordToken) => t.content || DIGIT.test(t.norm);
@@ -219,10 +222,15 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
   const passages: Passage[] = [];
   const tTokens: WordToken[] = [];
   const tokPassage: number[] = [];
+  /** Every word of the transcript, fillers too (for the diff), and where each compared word is in it. */
+  const tAll: WordToken[] = [];
+  const allIndex: number[] = [];
   for (const p of rawPassages) {
     const tokFrom = tTokens.length;
     for (const t of tokenize(p.text, language)) {
+      tAll.push(t);
       if (FILLERS.has(t.norm)) continue;
+      allIndex.push(tAll.length - 1);
       tTokens.push(t);
       tokPassage.push(passages.length);
     }
@@ -236,11 +244,32 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
     else postings.set(u.key, [i]);
   });
 
-  // How alike two units are: the same word, or (text with spaces) an inflected form.
+  // How alike two units are: the same word, or (text with spaces) an inflected form or a
+  // contraction of it. Words are told apart first by a number for their first letters and one for
+  // their stem before an apostrophe, so the string test runs only for likely pairs.
   const simCache = new Map<number, number>();
+  const groupOf = new Map<string, number>();
+  const group = (s: string) => {
+    let g = groupOf.get(s);
+    if (g === undefined) {
+      g = groupOf.size + 1;
+      groupOf.set(s, g);
+    }
+    return g;
+  };
+  const prefixGroup: number[] = [];
+  const stemGroup: number[] = [];
   const sim = (a: number, b: number): number => {
     if (a === b) return 1;
     if (spaceless) return 0;
+    for (const k of [a, b]) {
+      if (prefixGroup[k] === undefined) {
+        const w = names[k];
+        prefixGroup[k] = w.length >= MIN_PREFIX ? group(`p:${w.slice(0, MIN_PREFIX)}`) : -1 - k;
+        stemGroup[k] = group(`s:${w.replace(/n't$|'(m|s|d|ll|re|ve)$/, "")}`);
+      }
+    }
+    if (prefixGroup[a] !== prefixGroup[b] && stemGroup[a] !== stemGroup[b]) return 0;
     const key = a * 1_000_003 + b;
     let s = simCache.get(key);
     if (s === undefined) {
@@ -256,22 +285,37 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
    * inside the stretch cost SKIP_COST each — so a stretch stays tight (a stutter or a false start
    * costs a little; reaching for the same word a sentence away costs more than an inflected form nearby).
    */
+  const tKeys = Int32Array.from(tUnits, (u) => u.key);
+  let scratch = new Float64Array(1024);
   const lcs = (units: Unit[], lo: number, hi: number): Match | null => {
     const n = units.length;
     const m = hi - lo;
     if (n === 0 || m <= 0) return null;
     const w = m + 1;
-    const dp = new Float64Array((n + 1) * w);
+    if (scratch.length < (n + 1) * w) scratch = new Float64Array((n + 1) * w * 2);
+    const dp = scratch;
+    dp.fill(0, 0, w);
     let best = 0;
     let bi = 0;
     let bj = 0;
     for (let i = 1; i <= n; i++) {
-      const ui = units[i - 1];
+      const uk = units[i - 1].key;
+      const weight = units[i - 1].weight;
+      const row = i * w;
+      const up = row - w;
+      dp[row] = 0;
       for (let j = 1; j <= m; j++) {
-        let v = Math.max(dp[(i - 1) * w + j], dp[i * w + j - 1] - SKIP_COST);
-        const s = sim(ui.key, tUnits[lo + j - 1].key);
-        if (s > 0) v = Math.max(v, Math.max(dp[(i - 1) * w + j - 1], 0) + s * ui.weight);
-        dp[i * w + j] = v;
+        const a = dp[up + j];
+        const b = dp[row + j - 1] - SKIP_COST;
+        let v = a > b ? a : b;
+        const tk = tKeys[lo + j - 1];
+        const s = tk === uk ? 1 : spaceless ? 0 : sim(uk, tk);
+        if (s > 0) {
+          const d = dp[up + j - 1];
+          const c = (d > 0 ? d : 0) + s * weight;
+          if (c > v) v = c;
+        }
+        dp[row + j] = v;
         if (i === n && v > best) {
           best = v;
           bi = i;
@@ -319,17 +363,23 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
     end: number;
     label: string | null;
     tokens: WordToken[];
+    /** Its words with fillers (for the diff). */
+    all: WordToken[];
     units: Unit[];
     total: number;
   }> = [];
   let k = 0;
   let li = -1;
+  let lp = 0;
   for (const s of splitSentences(corrected, language, Number.POSITIVE_INFINITY)) {
     const tokens: WordToken[] = [];
+    const all: WordToken[] = [];
     for (; k < cTokensAll.length && cTokensAll[k].start < s.end; k++) {
       const t = cTokensAll[k];
-      if (FILLERS.has(t.norm) || labels.some((l) => t.start >= l.start && t.end <= l.end)) continue;
-      tokens.push(t);
+      while (lp < labels.length && labels[lp].end <= t.start) lp++;
+      if (lp < labels.length && labels[lp].start <= t.start && t.end <= labels[lp].end) continue;
+      all.push(t);
+      if (!FILLERS.has(t.norm)) tokens.push(t);
     }
     while (li + 1 < labels.length && labels[li + 1].start < s.end) li++;
     // The sentence's own text, without a label it starts with.
@@ -346,6 +396,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
       end: start + text.length,
       label: lab?.name ?? null,
       tokens,
+      all,
       units,
       total: units.reduce((a, u) => a + u.weight, 0),
     });
@@ -354,6 +405,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
   // Candidate stretches per sentence: diagonals of its rarest units, scored inside a window.
   const T = tUnits.length;
   const slackOf = (n: number) => Math.min(24, Math.max(3, Math.ceil(n / 3)));
+  const diagonals = new Int32Array(MAX_VOTES + T + 1);
   const candidates: Match[][] = sentences.map((s) => {
     const n = s.units.length;
     const slack = slackOf(n);
@@ -362,19 +414,37 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
       .filter((v) => v.list.length > 0)
       .sort((a, b) => a.list.length - b.list.length)
       .slice(0, VOTERS);
-    const votes = new Map<number, number>();
-    for (const v of voters) {
-      for (const p of v.list) {
-        const b = Math.floor((p - v.j) / slack);
-        votes.set(b, (votes.get(b) ?? 0) + 1);
-        votes.set(b - 1, (votes.get(b - 1) ?? 0) + 0.5);
-      }
+    // Diagonals (where the sentence would start) of the rarest units, a few thousand at most.
+    let count = 0;
+    for (const [k, v] of voters.entries()) {
+      if (k >= 2 && count + v.list.length > MAX_VOTES) break;
+      for (const p of v.list) diagonals[count++] = p - v.j;
     }
-    const best = [...votes.entries()].sort((a, b) => b[1] - a[1]).slice(0, CANDIDATES);
+    const diag = diagonals.subarray(0, count).sort();
+    // Per diagonal, the votes within `slack` after it; the best few clusters, apart from each other.
+    const inWindow = new Int32Array(count);
+    for (let a = 0, b = 0; a < count; a++) {
+      while (b < count && diag[b] <= diag[a] + slack) b++;
+      inWindow[a] = b - a;
+    }
+    const best: number[] = [];
+    let top = 0;
+    for (let c = 0; c < CANDIDATES; c++) {
+      let bi = -1;
+      for (let a = 0; a < count; a++) {
+        if (inWindow[a] > 0 && (bi < 0 || inWindow[a] > inWindow[bi])) bi = a;
+      }
+      if (bi < 0) break;
+      if (c === 0) top = inWindow[bi];
+      else if (inWindow[bi] * 3 < top) break;
+      const d = diag[bi];
+      best.push(d);
+      for (let a = 0; a < count; a++) if (Math.abs(diag[a] - d) <= slack) inWindow[a] = 0;
+    }
     const out: Match[] = [];
-    for (const [b] of best) {
-      const lo = Math.max(0, b * slack - slack);
-      const hi = Math.min(T, b * slack + 2 * slack + n + slack);
+    for (const d of best) {
+      const lo = Math.max(0, d - slack);
+      const hi = Math.min(T, d + n + 2 * slack);
       const m = lcs(s.units, lo, hi);
       if (m && m.score > 0) out.push(m);
     }
@@ -457,6 +527,31 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
       chosen[s] = best;
       floor = best.to + 1;
     }
+  }
+
+  // Each stretch aligned once more in a wider window that stays between its neighbours' stretches (a
+  // candidate window can cut a sentence short where its rarest words also occur just before it).
+  let after = 0;
+  for (let s = 0; s < sentences.length; s++) {
+    const here = chosen[s];
+    if (!here) continue;
+    let before = T;
+    for (let n = s + 1; n < sentences.length; n++) {
+      const next = chosen[n];
+      if (next) {
+        before = next.from;
+        break;
+      }
+    }
+    const n = sentences[s].units.length;
+    const slack = slackOf(n);
+    const wider = lcs(
+      sentences[s].units,
+      Math.max(after, here.from - n - slack),
+      Math.min(before, here.to + 1 + n + slack),
+    );
+    if (wider && wider.score > here.score) chosen[s] = wider;
+    after = (chosen[s] as Match).to + 1;
   }
 
   // Per sentence: stretch, speaker heard, support; the flags.
@@ -584,7 +679,28 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
     }
   }
 
-  const diff = wordDiff(tokenize(raw, language), cTokensAll, spaceless ? "" : " ", opts.diffTimeoutMs ?? 500);
+  // The diff, stitched along the alignment: transcript words between stretches are removed, a
+  // sentence without a stretch is added, and each sentence is diffed against its own stretch.
+  const pieces: Array<{ removed?: WordToken[]; added?: WordToken[]; pair?: [WordToken[], WordToken[]] }> = [];
+  let cursor = 0;
+  sentences.forEach((s, si) => {
+    const m = chosen[si];
+    const own = s.all;
+    if (!m) {
+      pieces.push({ added: own });
+      return;
+    }
+    const a = Math.max(cursor, allIndex[tUnits[m.from].tok]);
+    const b = allIndex[tUnits[m.to].tok] + 1;
+    if (b <= a) {
+      pieces.push({ added: own });
+      return;
+    }
+    pieces.push({ removed: tAll.slice(cursor, a) }, { pair: [tAll.slice(a, b), own] });
+    cursor = b;
+  });
+  pieces.push({ removed: tAll.slice(cursor) });
+  const diff = stitchDiff(pieces, spaceless ? "" : " ", opts.diffTimeoutMs ?? 500);
   const figure =
     report.sentenceCount === 0 ? 1 : Math.round((report.supportedCount / report.sentenceCount) * 1000) / 1000;
   return { figure, ...report, diff };
@@ -608,16 +724,30 @@ function inflected(a: string, b: string): boolean {
   return cp >= Math.max(MIN_PREFIX, Math.min(a.length, b.length) - 3);
 }
 
-function wordDiff(a: WordToken[], b: WordToken[], joiner: string, timeout: number): FidelityOp[] | null {
-  const changes = diffArrays(a, b, { comparator: (x: WordToken, y: WordToken) => x.norm === y.norm, timeout });
-  if (!changes) return null;
+function stitchDiff(
+  pieces: Array<{ removed?: WordToken[]; added?: WordToken[]; pair?: [WordToken[], WordToken[]] }>,
+  joiner: string,
+  timeout: number,
+): FidelityOp[] | null {
   const ops: FidelityOp[] = [];
-  for (const c of changes) {
-    const op = c.added ? "added" : c.removed ? "removed" : "same";
-    const text = (c.value as WordToken[]).map((t) => t.surface).join(joiner);
+  const push = (op: FidelityOp["op"], tokens: WordToken[]) => {
+    if (!tokens.length) return;
+    const text = tokens.map((t) => t.surface).join(joiner);
     const last = ops.at(-1);
     if (last && last.op === op) last.text += joiner + text;
     else ops.push({ op, text });
+  };
+  const started = Date.now();
+  for (const p of pieces) {
+    if (p.removed) push("removed", p.removed);
+    if (p.added) push("added", p.added);
+    if (p.pair) {
+      const changes = diffArrays(p.pair[0], p.pair[1], {
+        comparator: (x: WordToken, y: WordToken) => x.norm === y.norm,
+      });
+      for (const c of changes) push(c.added ? "added" : c.removed ? "removed" : "same", c.value as WordToken[]);
+    }
+    if (Date.now() - started > timeout) return null;
   }
   return ops;
 }
