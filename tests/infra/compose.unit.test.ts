@@ -227,7 +227,7 @@ describe("docker-compose.yml", () => {
   it("pre-loads the Whisper model into a volume the transcription worker reads, failing unless the fallback is allowed", () => {
     const models = services.models as { command: string[]; volumes: string[]; environment: Record<string, string> };
     const script = models.command.join(" ");
-    expect(script).toMatch(/scripts\/models\.ts pull/);
+    expect(script).toMatch(/dist\/models\.js pull/);
     // No blanket `|| echo` / `|| true`: a failed pull passes only when the worker may fall back.
     expect(script).not.toMatch(/\|\|\s*(echo|true)/);
     expect(script).toMatch(/TRANSCRIPTION_FALLBACK" = pocketsphinx/);
@@ -255,12 +255,12 @@ describe("docker-compose.yml", () => {
     }
     // The bucket is created with the services' own S3 client, against the store once it is healthy.
     const init = services["bucket-init"];
-    expect(init.command).toEqual(["node", "--import", "tsx", "scripts/ensure-bucket.ts"]);
+    expect(init.command).toEqual(["node", "dist/ensure-bucket.js"]);
     expect(existsSync(path.join(ROOT, "scripts/ensure-bucket.ts"))).toBe(true);
     expect((init.depends_on as Record<string, { condition?: string }>).objectstore.condition).toBe("service_healthy");
     const s3 = (k: string) => [init.environment![k], services.gateway.environment![k]];
     for (const k of ["S3_ENDPOINT", "S3_ACCESS_KEY", "S3_SECRET_KEY", "S3_BUCKET"]) expect(s3(k)[0]).toBe(s3(k)[1]);
-    expect(services.migrate.command).toEqual(["node", "--import", "tsx", "scripts/migrate.ts"]);
+    expect(services.migrate.command).toEqual(["node", "dist/migrate.js"]);
   });
 
   it("keeps Redis from evicting queue keys and wires mail, S3 and the database by service name", () => {

@@ -146,17 +146,11 @@ describe("models fail closed", () => {
     const pull = objs.find(
       (o) => o.kind === "Job" && o.metadata.labels?.["app.kubernetes.io/name"] === "kikitori-models",
     )!;
-    expect(pull.spec.template.spec.containers[0].command).toEqual([
-      "node",
-      "--import",
-      "tsx",
-      "scripts/models.ts",
-      "pull",
-    ]);
+    expect(pull.spec.template.spec.containers[0].command).toEqual(["node", "dist/models.js", "pull"]);
     expect(pull.spec.ttlSecondsAfterFinished).toBeGreaterThan(0);
     const worker = objs.find((o) => o.kind === "Deployment" && o.metadata.name === "transcription-worker")!;
     const init = worker.spec.template.spec.initContainers.find((i: { name: string }) => i.name === "models");
-    expect(init.command.join(" ")).toMatch(/scripts\/models\.ts verify "\$WHISPER_MODEL"/);
+    expect(init.command.join(" ")).toMatch(/dist\/models\.js verify "\$WHISPER_MODEL"/);
     expect(init.volumeMounts.find((m: { name: string }) => m.name === "models").readOnly).toBe(true);
     const cfg = objs.find((o) => o.kind === "ConfigMap")!.data;
     expect(cfg.TRANSCRIPTION_FALLBACK).toBe("none");

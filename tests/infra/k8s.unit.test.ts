@@ -384,7 +384,7 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
 
       const init = pod.initContainers.find((i: { name: string }) => i.name === "wait-for-migrations");
       expect(init.image).toBe(c.image);
-      expect(init.command).toEqual(["node", "--import", "tsx", "infra/wait-for-migrations.ts"]);
+      expect(init.command).toEqual(["node", "dist/wait-for-migrations.js"]);
       expect(existsSync(path.join(ROOT, "infra/wait-for-migrations.ts"))).toBe(true);
       expect(secretKeysOf(init)).toEqual({ keys: ["DATABASE_URL"], wholeSecret: false });
       expect(secret.DATABASE_URL).toMatch(/^postgres(ql)?:\/\//);
@@ -519,7 +519,7 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     expect(job.metadata.name).toBe(`kikitori-migrate-r${gwTag.replace(/\./g, "-")}`);
     expect(job.spec.ttlSecondsAfterFinished).toBeGreaterThan(0);
     const c = job.spec.template.spec.containers[0];
-    expect(c.command).toEqual(["node", "--import", "tsx", "scripts/migrate.ts"]);
+    expect(c.command).toEqual(["node", "dist/migrate.js"]);
     expect(existsSync(path.join(ROOT, "scripts/migrate.ts"))).toBe(true);
     expect(c.image).toBe(mainContainer(get(objs, "Deployment", "gateway")).image);
     expect(["Never", "OnFailure"]).toContain(job.spec.template.spec.restartPolicy);

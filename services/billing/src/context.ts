@@ -7,7 +7,20 @@ import { dueChanges, ensureCurrentPeriod, type Logger } from "@kikitori/shared/s
 import type { PlanEvent, PlanNotifier } from "./notify.ts";
 import { currencyForLanguage, type Pricing } from "./pricing.ts";
 import type { CardProvider } from "./providers/port.ts";
-import type { SellerDetails } from "./receipts.ts";
+
+/** Who sells (BILLING_SELLER_*) and the tax included in the prices (BILLING_TAX_*), as receipts print them. */
+export interface SellerDetails {
+  name: string;
+  /** Postal address lines. */
+  address: string[];
+  email: string;
+  /** VAT / tax registration number, when the seller has one. */
+  taxId?: string;
+  /** Percent included in every price (0: no tax is charged). */
+  taxRate: number;
+  /** What the tax is called on the receipt ("VAT", "GST", "Tax"). */
+  taxName: string;
+}
 
 export interface BillingDeps {
   db: Db;

@@ -5,22 +5,8 @@
 import { AppError, PLAN_CATALOGUE } from "@kikitori/shared";
 import type { Payment } from "@kikitori/shared/db";
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
-import type { BillingDeps } from "./context.ts";
+import type { BillingDeps, SellerDetails } from "./context.ts";
 import { toMajor } from "./pricing.ts";
-
-/** Who sells (BILLING_SELLER_*) and the tax included in the prices (BILLING_TAX_*). */
-export interface SellerDetails {
-  name: string;
-  /** Postal address lines. */
-  address: string[];
-  email: string;
-  /** VAT / tax registration number, when the seller has one. */
-  taxId?: string;
-  /** Percent included in every price (0: no tax is charged). */
-  taxRate: number;
-  /** What the tax is called on the receipt ("VAT", "GST", "Tax"). */
-  taxName: string;
-}
 
 /** Stable and unique per payment: the day it was paid (or made) and the start of its id. */
 export function invoiceNumber(p: Pick<Payment, "id" | "createdAt" | "appliedAt">): string {
