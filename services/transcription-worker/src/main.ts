@@ -79,6 +79,8 @@ const deps = {
   diarization,
   tmpDir: cfg.TMP_DIR,
   chunkSeconds: cfg.CHUNK_SECONDS,
+  // Parts run side by side: the time left counts the ones already under way.
+  parallelParts: chunkConcurrency,
   publish: (envelope: Parameters<typeof publishProgress>[2]) => publishProgress(redis, cfg.REDIS_PREFIX, envelope),
   observeEngine: (engineSeconds: number, audioSeconds: number) => {
     if (audioSeconds > 0) engineRatio.observe({ engine: engine.name }, engineSeconds / audioSeconds);

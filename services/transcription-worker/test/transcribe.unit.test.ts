@@ -30,6 +30,29 @@ describe("partsEta", () => {
     expect(partsEta(chunks, at(130), 120, 60)).toBe(30);
   });
 
+  it("with parts side by side, counts the parts already running as under way", () => {
+    // Three parts of 13 s on three slots, all begun at 0 s; the first is done at 10.4 s after 10.4 s of
+    // engine time (0.8 s per audio second). The other two began with it: they end about now, not in 21 s.
+    const chunks = [
+      { startSeconds: 0, endSeconds: 13, doneAt: at(10.4), engineSeconds: 10.4 },
+      { startSeconds: 13, endSeconds: 26, doneAt: null, engineSeconds: null },
+      { startSeconds: 26, endSeconds: 39, doneAt: null, engineSeconds: null },
+    ];
+    expect(partsEta(chunks, at(10.4), 39, 13)).toBe(21);
+    expect(partsEta(chunks, at(10.4), 39, 13, 3)).toBe(1);
+    // Two slots: the third part waits for the first slot (free at 10.4 s) and takes 10.4 s.
+    expect(partsEta(chunks, at(10.4), 39, 13, 2)).toBe(10);
+    // Parts queued behind the running ones get their full time: six parts on two slots, two done.
+    const six = Array.from({ length: 6 }, (_, i) => ({
+      startSeconds: i * 10,
+      endSeconds: (i + 1) * 10,
+      doneAt: i < 2 ? at(10) : null,
+      engineSeconds: i < 2 ? 10 : null,
+    }));
+    // 1 s per audio second; four parts of 10 s left on two slots from 10 s: 20 s.
+    expect(partsEta(six, at(10), 60, 20, 2)).toBe(20);
+  });
+
   it("is unknown before any part is done and zero when all are", () => {
     const chunk = { startSeconds: 0, endSeconds: 30, doneAt: null, engineSeconds: null };
     expect(partsEta([chunk], at(5), 30, 0)).toBeNull();

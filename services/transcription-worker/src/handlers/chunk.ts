@@ -15,6 +15,8 @@ export interface ChunkDeps extends Pick<TranscriptionDeps, "db" | "store" | "pub
   engine: TranscriptionEngine;
   /** Seconds of engine time per chunk, for the engine-time-per-audio-second metric. */
   observeEngine?: (engineSeconds: number, audioSeconds: number) => void;
+  /** How many parts this worker transcribes side by side (its chunk concurrency), for the time left. */
+  parallelParts?: number;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -143,7 +145,7 @@ async function publishReadyChunks(
         if (!c.doneAt) break;
         if (!c.publishedAt) ready.push(c);
       }
-      const eta = partsEta(chunks, now, total, done);
+      const eta = partsEta(chunks, now, total, done, deps.parallelParts);
       const language = job.detected_language ?? (job.audio_language === "auto" ? null : job.audio_language);
       const lastIndex = chunks.length - 1;
       const doneCount = chunks.filter((c) => c.doneAt).length;
@@ -191,10 +193,13 @@ async function publishReadyChunks(
 }
 
 /**
- * Seconds left transcribing, from the rate measured on the parts done so far: the wall time since the
- * first part began (its finish time less its engine time; the splitting and the speaker analysis before
- * it are not part of the rate) per second of audio done, times the audio left. Null before any part is
- * done. Pure.
+ * Seconds left transcribing, from the rate measured on the parts done so far (the splitting and the
+ * speaker analysis before the first part are not part of it). One part at a time: the wall time since
+ * the first part began (its finish time less its engine time) per second of audio done, times the audio
+ * left. With `slots` parts side by side: each part left takes the engine time per audio second measured
+ * on the parts done, the parts are laid out in order on the slots from when the first began (so a part
+ * already running is counted as under way, not as not started), and the estimate is when the last one
+ * ends, never under a second for a part not done. Null before any part is done. Pure.
  */
 export function partsEta(
   chunks: ReadonlyArray<{
@@ -206,13 +211,35 @@ export function partsEta(
   now: Date,
   total: number,
   done: number,
+  slots = 1,
 ): number | null {
   if (done <= 0 || total <= done) return done > 0 ? 0 : null;
   let began = Number.POSITIVE_INFINITY;
+  let engine = 0;
+  let audio = 0;
   for (const c of chunks) {
-    if (c.doneAt) began = Math.min(began, c.doneAt.getTime() - (c.engineSeconds ?? 0) * 1000);
+    if (!c.doneAt) continue;
+    began = Math.min(began, c.doneAt.getTime() - (c.engineSeconds ?? 0) * 1000);
+    engine += c.engineSeconds ?? 0;
+    audio += c.endSeconds - c.startSeconds;
   }
   const elapsed = (now.getTime() - began) / 1000;
   if (!Number.isFinite(elapsed) || elapsed <= 0) return null;
-  return Math.round((elapsed * (total - done)) / done);
+  const n = Number.isFinite(slots) ? Math.max(1, Math.floor(slots)) : 1;
+  if (n === 1 || engine <= 0 || audio <= 0) return Math.round((elapsed * (total - done)) / done);
+  const perSecond = engine / audio;
+  const nowMs = now.getTime();
+  const free: number[] = Array.from({ length: n }, () => began);
+  let end = nowMs;
+  for (const c of chunks) {
+    free.sort((x, y) => x - y);
+    if (c.doneAt) {
+      free[0] = Math.max(free[0], c.doneAt.getTime());
+      continue;
+    }
+    const finish = Math.max(free[0] + perSecond * (c.endSeconds - c.startSeconds) * 1000, nowMs + 1000);
+    free[0] = finish;
+    end = Math.max(end, finish);
+  }
+  return Math.round((end - nowMs) / 1000);
 }
