@@ -29,11 +29,33 @@ function DiffSide({ ops, own, label }: { ops: FidelityOp[]; own: "removed" | "ad
   );
 }
 
+/** A button that plays the recording from a flag's passage (when the audio can be played). */
+function PlayAt({ seconds, onSeek }: { seconds: number | null; onSeek: ((seconds: number) => void) | null }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  if (seconds === null || !onSeek) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className="ws-time"
+        data-testid="ws-flag-play"
+        onClick={() => onSeek(seconds)}
+        aria-label={t("job.seekTo", { time: formatClock(seconds, lang) })}
+      >
+        {formatClock(seconds, lang)}
+      </button>{" "}
+    </>
+  );
+}
+
 /**
- * The fidelity view: the share of the interview's content words that can be traced to the raw
- * transcript, the sentences with words the recording does not have (possibly invented), the passages
- * the interview left out (with their time), and the raw transcript beside the interview with the
- * word-level differences marked. Worked out by the server on the current texts when opened.
+ * The fidelity view: the share of the interview's sentences supported by the passage of the
+ * recording they were aligned to; the sentences no passage supports (invented), those under another
+ * speaker's name than the voice heard (misattributed), those with words changed (reworded), and the
+ * passages the interview left out (dropped), each with a button playing its passage; and the raw
+ * transcript beside the interview with the word-level differences marked. Worked out by the server on
+ * the current texts when opened.
  */
 export function FidelityPanel({
   jobId,
@@ -46,6 +68,7 @@ export function FidelityPanel({
 }) {
   const { t } = useTranslation();
   const lang = useLang();
+  const count = (n: number) => new Intl.NumberFormat(lang).format(n);
   // The version last checked: an edit does not run the check again by itself (each autosave would
   // cost the server a report); the button comes back to check the newer texts.
   const [checked, setChecked] = useState<number | null>(null);
@@ -85,23 +108,65 @@ export function FidelityPanel({
               <strong>
                 {new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(report.data.figure)}
               </strong>{" "}
-              {t("job.fidelity.figure", { traced: report.data.tracedWords, total: report.data.contentWords })}
+              {t("job.fidelity.figureSentences", {
+                supported: report.data.supportedCount,
+                total: report.data.sentenceCount,
+              })}
             </p>
           ) : (
             <p className="muted">{t("job.fidelity.noInterview")}</p>
           )}
 
-          <h4>{t("job.fidelity.invented", { count: report.data.invented.length })}</h4>
+          <h4>
+            {t("job.fidelity.inventedTitle")} ({count(report.data.invented.length)})
+          </h4>
           {report.data.invented.length ? (
             <ul className="ws-flags" data-testid="ws-invented">
               {report.data.invented.map((f) => (
                 <li key={f.start} dir="auto" data-testid="ws-invented-item">
+                  <PlayAt seconds={f.startSeconds} onSeek={onSeek} />
                   {marked(f.sentence, f.words)}
                 </li>
               ))}
             </ul>
           ) : (
-            <p className="muted">{t("job.fidelity.noneInvented")}</p>
+            <p className="muted">{t("job.fidelity.noneInventedSentences")}</p>
+          )}
+
+          <h4>
+            {t("job.fidelity.misattributedTitle")} ({count(report.data.misattributed.length)})
+          </h4>
+          {report.data.misattributed.length ? (
+            <ul className="ws-flags" data-testid="ws-misattributed">
+              {report.data.misattributed.map((f) => (
+                <li key={f.start} dir="auto" data-testid="ws-misattributed-item">
+                  <PlayAt seconds={f.startSeconds} onSeek={onSeek} />
+                  {f.sentence}{" "}
+                  <span className="muted">
+                    {t("job.fidelity.misattributedItem", { label: f.label, heard: f.heard })}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">{t("job.fidelity.noneMisattributed")}</p>
+          )}
+
+          <h4>
+            {t("job.fidelity.rewordedTitle")} ({count(report.data.reworded.length)})
+          </h4>
+          {report.data.reworded.length ? (
+            <ul className="ws-flags" data-testid="ws-reworded">
+              {report.data.reworded.map((f) => (
+                <li key={f.start} dir="auto" data-testid="ws-reworded-item">
+                  <PlayAt seconds={f.startSeconds} onSeek={onSeek} />
+                  {marked(f.sentence, f.words)}{" "}
+                  <span className="muted">{t("job.fidelity.rewordedHeard", { text: f.heardText })}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">{t("job.fidelity.noneReworded")}</p>
           )}
 
           <h4>{t("job.fidelity.dropped", { count: report.data.dropped.length })}</h4>
@@ -110,16 +175,7 @@ export function FidelityPanel({
               {report.data.dropped.map((d, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: passages in transcript order
                 <li key={i} dir="auto" data-testid="ws-dropped-item">
-                  {d.startSeconds !== null && onSeek ? (
-                    <button
-                      type="button"
-                      className="ws-time"
-                      onClick={() => onSeek(d.startSeconds ?? 0)}
-                      aria-label={t("job.seekTo", { time: formatClock(d.startSeconds, lang) })}
-                    >
-                      {formatClock(d.startSeconds, lang)}
-                    </button>
-                  ) : null}{" "}
+                  <PlayAt seconds={d.startSeconds} onSeek={onSeek} />
                   {marked(d.text, d.words)}
                 </li>
               ))}

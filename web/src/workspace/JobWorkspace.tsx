@@ -214,7 +214,7 @@ export function JobWorkspace({
           <FidelityPanel
             jobId={snap.jobId}
             version={snap.version}
-            onSeek={audio.status === "ready" && !gone ? player.seek : null}
+            onSeek={audio.status === "ready" && !gone ? player.play : null}
           />
         </div>
       ) : null}
