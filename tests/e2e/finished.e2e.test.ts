@@ -47,7 +47,7 @@ async function loggedIn(lang: string, locale: string) {
 async function languageMenu(page: Page) {
   return page.getByTestId("tx-language").evaluate((el) => {
     const select = el as HTMLSelectElement;
-    const outside = [...select.children].filter((c) => c.tagName === "OPTION") as HTMLOptionElement[];
+    const outside = Array.from(select.children).filter((c) => c.tagName === "OPTION") as HTMLOptionElement[];
     const group = select.querySelector("optgroup");
     return {
       value: select.value,
@@ -85,7 +85,7 @@ it.each([
     const names: Record<string, string> = await page
       .getByTestId("tx-language")
       .evaluate((el) =>
-        Object.fromEntries([...(el as HTMLSelectElement).options].map((o) => [o.value, o.textContent ?? ""])),
+        Object.fromEntries(Array.from((el as HTMLSelectElement).options).map((o) => [o.value, o.textContent ?? ""])),
       );
     expect(names.ba).toContain(lang === "ja" ? "バシキール語" : "الباشكيرية");
     expect(names.bo).toContain(lang === "ja" ? "チベット語" : "التبتية");
@@ -126,7 +126,9 @@ it.each([
   const { ctx, page } = await loggedIn(lang, locale);
   await page.getByTestId("nav-account").waitFor();
   const header = await page.evaluate(() => {
-    const items = [...document.querySelectorAll(".site-menu .menu-link, .nav-account-label, [data-testid=nav-logout]")];
+    const items = Array.from(
+      document.querySelectorAll(".site-menu .menu-link, .nav-account-label, [data-testid=nav-logout]"),
+    );
     const brand = document.querySelector(".brand")?.getBoundingClientRect();
     return {
       height: document.querySelector(".header-inner")?.getBoundingClientRect().height ?? 0,
@@ -208,8 +210,9 @@ it("a finished job shows times and speakers with the focus in the result; its pa
   const stops = await page.$$eval('[data-testid="ws-segment"]', (rows) =>
     rows.map(
       (r) =>
-        [...r.querySelectorAll("button, select, textarea, input, a")].filter((e) => (e as HTMLElement).tabIndex >= 0)
-          .length,
+        Array.from(r.querySelectorAll("button, select, textarea, input, a")).filter(
+          (e) => (e as HTMLElement).tabIndex >= 0,
+        ).length,
     ),
   );
   expect(stops.length).toBeGreaterThan(3);
