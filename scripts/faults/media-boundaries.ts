@@ -76,6 +76,7 @@ export async function runMediaBoundaries(t: TestGateway, second: { url: string }
         ["ID3", Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0])],
         ["RIFF/WAVE", Buffer.from("RIFF\x24\x00\x00\x00WAVEfmt ", "latin1")],
         ["Ogg", Buffer.from("OggS\x00\x02", "latin1")],
+        ["EBML (WebM)", Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01])],
       ];
       const outcomes: string[] = [];
       let accepted = 0;

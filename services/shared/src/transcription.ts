@@ -30,8 +30,32 @@ export const TONES = ["formal", "casual", "pop", "serious"] as const;
 export const toneSchema = z.enum(TONES);
 export type Tone = z.infer<typeof toneSchema>;
 
-export const AUDIO_FORMATS = ["mp3", "wav", "ogg", "flac", "aac", "m4a"] as const;
+/**
+ * The containers an upload is recognised as, from its bytes: m4a is the MP4/QuickTime family (phone
+ * recordings, .mp4/.mov video), webm the Matroska family (what browsers and many recorders write:
+ * Opus or Vorbis in WebM, .mkv/.mka). Only the audio of a video is used.
+ */
+export const AUDIO_FORMATS = ["mp3", "wav", "ogg", "flac", "aac", "m4a", "webm"] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+/** File name extensions of recordings the upload takes (the bytes decide; these only guide the picker). */
+export const UPLOAD_EXTENSIONS = [
+  "mp3",
+  "wav",
+  "ogg",
+  "oga",
+  "opus",
+  "flac",
+  "aac",
+  "m4a",
+  "mp4",
+  "m4v",
+  "mov",
+  "3gp",
+  "webm",
+  "mkv",
+  "mka",
+] as const;
 
 /** The text fields of POST /api/upload (multipart). Empty strings count as "not given". */
 const optionalText = (max: number) =>

@@ -88,6 +88,7 @@ describe("playlists dressed up as audio read no server file", () => {
     ["behind an Ogg page header", Buffer.from("OggS\x00\x02", "latin1")],
     ["behind fLaC", Buffer.from("fLaC", "latin1")],
     ["behind an ftyp box", Buffer.from("\x00\x00\x00\x18ftypM4A \x00\x00\x00\x00isomM4A ", "latin1")],
+    ["behind an EBML (WebM) header", Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01])],
   ] as const) {
     it(`${prefixName}: not sniffed as audio, or read as nothing by its own demuxer`, async () => {
       for (const [name, body] of playlists(secret, "../secret/server-file.mp3")) {
@@ -155,5 +156,52 @@ describe("the stream decoded is the stream measured and charged", () => {
     const capped = await decodeToWav(twoStreams, wav, { format: "m4a", stream: 1, maxSeconds: 5 });
     expect(capped.duration).toBeLessThanOrEqual(5.6);
     expect(capped.duration).toBeGreaterThan(4.9);
+  });
+});
+
+describe("what phones, cameras and browsers record", () => {
+  const make = (name: string, args: string[]) => {
+    const file = path.join(dir, name);
+    execFileSync(ffmpegPath(), [
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-t",
+      "4",
+      "-i",
+      "sine=f=440:r=48000",
+      ...args,
+      file,
+    ]);
+    return file;
+  };
+
+  it("reads WebM/Opus (a browser's MediaRecorder), Matroska, QuickTime .mov and MP4 video by their own demuxers", async () => {
+    const video = ["-f", "lavfi", "-t", "4", "-i", "color=c=black:s=64x64:r=5"];
+    const files: Array<[string, string]> = [
+      ["browser.webm", make("browser.webm", ["-c:a", "libopus"])],
+      ["audio.mka", make("audio.mka", ["-c:a", "libvorbis"])],
+      ["phone.mov", make("phone.mov", [...video, "-map", "0:a", "-map", "1:v", "-c:a", "aac", "-c:v", "mpeg4"])],
+      ["camera.mp4", make("camera.mp4", [...video, "-map", "1:v", "-map", "0:a", "-c:a", "aac", "-c:v", "mpeg4"])],
+    ];
+    for (const [name, file] of files) {
+      const format = await sniffAudioFile(file, head(file));
+      expect({ name, format }).toEqual({
+        name,
+        format: name.endsWith(".mov") || name.endsWith(".mp4") ? "m4a" : "webm",
+      });
+      if (!format) continue;
+      const probe = await probeAudio(file, format);
+      expect({ name, stream: probe?.stream, audioStreams: probe?.audioStreams }).toEqual({
+        name,
+        stream: 0,
+        audioStreams: 1,
+      });
+      expect(await decodedSeconds(file, format, 0)).toBeCloseTo(4, 0);
+      const out = await decodeToWav(file, path.join(dir, `${name}.wav`), { format, stream: 0, maxSeconds: 4 });
+      expect(out.duration).toBeCloseTo(4, 0);
+    }
   });
 });

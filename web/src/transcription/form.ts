@@ -1,15 +1,15 @@
 /** Pure rules of the transcription form and small display helpers. */
 import {
-  AUDIO_FORMATS,
   FILE_TYPES,
   type FileType,
   MAX_UPLOAD_BYTES,
   type TranscriptionSnapshot,
+  UPLOAD_EXTENSIONS,
 } from "@kikitori/shared";
 import { formatAmount } from "../plan/format.ts";
 
-/** The file picker's accept list. */
-export const AUDIO_ACCEPT = ".mp3,.wav,.ogg,.flac,.aac,.m4a,audio/*";
+/** The file picker's accept list: recordings, and videos (their sound is transcribed). */
+export const AUDIO_ACCEPT = [...UPLOAD_EXTENSIONS.map((e) => `.${e}`), "audio/*", "video/*"].join(",");
 
 export const ACTIVE_JOB_KEY = "kikitori.activeJob";
 export const RECENT_LIMIT = 10;
@@ -29,14 +29,15 @@ function extensionOf(name: string): string {
 
 /**
  * Checks a picked or dropped file before it is accepted: over 20 MiB is refused (size-limit message);
- * something that is neither an audio MIME type nor a known audio extension is refused too (a drop
- * bypasses the picker's accept list). The server checks the bytes anyway.
+ * something that is neither an audio or video MIME type nor a known recording extension is refused
+ * too (a drop bypasses the picker's accept list). The server checks the bytes anyway.
  */
 export function checkFile(file: FileLike): FileProblem | null {
   if (file.size > MAX_UPLOAD_BYTES) return "tooLarge";
   const ext = extensionOf(file.name);
-  const knownExt = (AUDIO_FORMATS as readonly string[]).includes(ext);
-  if (!knownExt && !file.type.toLowerCase().startsWith("audio/")) return "unsupported";
+  const knownExt = (UPLOAD_EXTENSIONS as readonly string[]).includes(ext);
+  const type = file.type.toLowerCase();
+  if (!knownExt && !type.startsWith("audio/") && !type.startsWith("video/")) return "unsupported";
   return null;
 }
 

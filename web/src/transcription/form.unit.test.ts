@@ -34,6 +34,15 @@ describe("checkFile", () => {
     expect(checkFile({ name: "talk.flac", size: 10, type: "application/octet-stream" })).toBeNull();
     expect(checkFile({ name: "notes.pdf", size: 10, type: "application/pdf" })).toBe("unsupported");
   });
+
+  it("accepts videos and what browsers and phones record (their sound is transcribed)", () => {
+    expect(checkFile({ name: "interview.mp4", size: 10, type: "video/mp4" })).toBeNull();
+    expect(checkFile({ name: "IMG_0042.MOV", size: 10, type: "video/quicktime" })).toBeNull();
+    expect(checkFile({ name: "recording.webm", size: 10, type: "audio/webm" })).toBeNull();
+    expect(checkFile({ name: "memo.opus", size: 10, type: "" })).toBeNull();
+    expect(checkFile({ name: "clip", size: 10, type: "video/webm" })).toBeNull();
+    expect(checkFile({ name: "slides.pptx", size: 10, type: "" })).toBe("unsupported");
+  });
 });
 
 describe("checkSubmit", () => {

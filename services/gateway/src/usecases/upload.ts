@@ -145,7 +145,11 @@ export class UploadService {
     }
 
     const format = await p.sniff(file.path, file.head);
-    if (!format) throw new AppError("UNSUPPORTED_AUDIO", "The file is not MP3, WAV, OGG, FLAC or AAC audio");
+    if (!format)
+      throw new AppError(
+        "UNSUPPORTED_AUDIO",
+        "The file is not a recording we can read (MP3, WAV, Ogg/Opus, FLAC, AAC, M4A, MP4/MOV video or WebM)",
+      );
     const lang = normalizeLanguage(fields.uiLanguage ?? matchLanguage(fields.language));
     const left = await p.secondsLeft(uid);
     const overQuota = (seconds: number) =>

@@ -36,6 +36,7 @@ const MIME: Record<AudioFormat, string> = {
   flac: "audio/flac",
   aac: "audio/aac",
   m4a: "audio/mp4",
+  webm: "audio/webm",
 };
 export const mimeOf = (f: AudioFormat) => MIME[f];
 
@@ -51,6 +52,7 @@ const DEMUXER: Record<AudioFormat, string> = {
   flac: "flac",
   aac: "aac",
   m4a: "mov",
+  webm: "matroska",
 };
 
 /** ffmpeg/ffprobe input options for a user's file of a sniffed format: that demuxer, local file only. */
@@ -99,6 +101,12 @@ function framesAt(h: Uint8Array, o: number, frameLength: (h: Uint8Array, o: numb
   return len > 0 && frameLength(h, o + len) > 0;
 }
 
+/** ftyp brands of the MP4/QuickTime family: audio (M4A/M4B), phone and camera video (.mp4, .mov, 3GP). */
+const MP4_BRANDS = new Set([
+  ...["M4A ", "M4B ", "M4V ", "M4VP", "mp42", "mp41", "mp71", "isom", "iso2", "iso4", "iso5", "iso6", "avc1"],
+  ...["dash", "3gp4", "3gp5", "3gp6", "3g2a", "MSNV", "qt  ", "f4v ", "XAVC"],
+]);
+
 /** Bytes an ID3v2 tag at the start takes (header, body and footer); 0 without one. */
 export function id3TagLength(head: Uint8Array): number {
   if (head.length < 10 || head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) return 0;
@@ -108,7 +116,8 @@ export function id3TagLength(head: Uint8Array): number {
 
 /**
  * Recognises the accepted containers from their first bytes (never from the name): MP3 (MPEG-1/2
- * Layer III frames), WAV (RIFF/WAVE), Ogg, FLAC, AAC in ADTS frames, and AAC in MP4/M4A (ftyp box).
+ * Layer III frames), WAV (RIFF/WAVE), Ogg, FLAC, AAC in ADTS frames, the MP4/QuickTime family (ftyp
+ * box: M4A, phone and camera video) and WebM/Matroska (EBML header).
  * After an ID3 tag, `head` must be what follows the tag (sniffAudioFile reads it): an ID3 tag
  * followed by anything but real frames (a playlist, say) is no audio.
  */
@@ -118,11 +127,10 @@ export function sniffAudioFormat(head: Uint8Array, afterTag = false): AudioForma
     if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 4) === "WAVE") return "wav";
     if (head.length >= 4 && ascii(0, 4) === "OggS") return "ogg";
     if (head.length >= 12 && ascii(4, 4) === "ftyp") {
-      const brand = ascii(8, 4);
-      if (["M4A ", "M4B ", "mp42", "mp41", "isom", "iso2", "dash", "3gp4", "3gp5", "MSNV", "M4V "].includes(brand))
-        return "m4a";
-      return null;
+      return MP4_BRANDS.has(ascii(8, 4)) ? "m4a" : null;
     }
+    // EBML header: WebM or Matroska (the matroska demuxer reads both).
+    if (head.length >= 4 && head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) return "webm";
     const tag = id3TagLength(head);
     if (tag > 0) return tag + 4 <= head.length ? sniffAudioFormat(head.subarray(tag), true) : null;
   }
