@@ -48,7 +48,9 @@ it("exports the timed transcript with speakers as TXT, Markdown, SRT, WebVTT and
   const txt = await get(token, jobId, "format=txt");
   expect(txt.status).toBe(200);
   expect(txt.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-  expect(txt.headers.get("content-disposition")).toContain("filename*=UTF-8''Interview%20mit%20Anna.txt");
+  expect(txt.headers.get("content-disposition")).toContain(
+    `filename*=UTF-8''${encodeURIComponent("Interview mit Anna – transcript.txt")}`,
+  );
   expect(await txt.text()).toBe(
     "[00:00] Anna: So how did it start?\n\n[00:02] Dr. Tanaka: It started in a garage.\n\n[00:06] Anna: Really?\n\n[00:07] Dr. Tanaka: Yes.\n",
   );
