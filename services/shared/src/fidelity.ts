@@ -237,11 +237,16 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
     passages.push({ ...p, tokFrom, tokTo: tTokens.length });
   }
   const tUnits = toUnits(tTokens, spaceless, intern);
+  // Where each unit occurs, for finding candidate stretches; in text without spaces by pairs of
+  // letters (a single letter occurs everywhere).
+  const voteKey = (units: Unit[], i: number) =>
+    !spaceless ? units[i].key : i + 1 < units.length ? units[i].key * 1_000_003 + units[i + 1].key : -1 - units[i].key;
   const postings = new Map<number, number[]>();
-  tUnits.forEach((u, i) => {
-    const list = postings.get(u.key);
+  tUnits.forEach((_, i) => {
+    const key = voteKey(tUnits, i);
+    const list = postings.get(key);
     if (list) list.push(i);
-    else postings.set(u.key, [i]);
+    else postings.set(key, [i]);
   });
 
   // How alike two units are: the same word, or (text with spaces) an inflected form or a
@@ -412,7 +417,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
     const n = s.units.length;
     const slack = slackOf(n);
     const voters = s.units
-      .map((u, j) => ({ j, list: postings.get(u.key) ?? [] }))
+      .map((_, j) => ({ j, list: postings.get(voteKey(s.units, j)) ?? [] }))
       .filter((v) => v.list.length > 0)
       .sort((a, b) => a.list.length - b.list.length)
       .slice(0, VOTERS);
@@ -539,6 +544,10 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
   for (let s = 0; s < sentences.length; s++) {
     const here = chosen[s];
     if (!here) continue;
+    if (here.matched >= sentences[s].total) {
+      after = here.to + 1;
+      continue;
+    }
     let before = T;
     for (let n = s + 1; n < sentences.length; n++) {
       const next = chosen[n];
