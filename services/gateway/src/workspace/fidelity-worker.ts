@@ -1,5 +1,5 @@
-// Runs one fidelity report in a worker thread (see fidelity.ts): the word diff of a long interview
-// takes a second of CPU, which must not stall the gateway's event loop.
+// Runs one fidelity report in a worker thread (see fidelity.ts): aligning a long interview to its
+// transcript takes a few hundred milliseconds of CPU, which must not stall the gateway's event loop.
 import { parentPort, workerData } from "node:worker_threads";
 import { fidelityReport } from "@kikitori/shared";
 
