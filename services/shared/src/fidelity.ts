@@ -44,6 +44,8 @@ const sentenceFields = {
   start: z.number().int(),
   end: z.number().int(),
 };
+/** Character ranges, inside the sentence, of the words its passage does not have as they are. */
+const marksField = { marks: z.array(z.tuple([z.number().int(), z.number().int()])) };
 
 export const fidelityReportSchema = z.object({
   /** Share (0–1) of the interview's sentences supported by the stretch of transcript they align to; null without an interview. */
@@ -68,7 +70,9 @@ export const fidelityReportSchema = z.object({
   /** The word-level diff, raw → corrected (null when the texts are too far apart to diff in time). */
   diff: z.array(fidelityOpSchema).nullable(),
   /** Sentences no stretch of the transcript supports; the span is where they stand (between their neighbours). */
-  invented: z.array(z.object({ ...sentenceFields, ...spanFields, words: z.array(z.string()), support: z.number() })),
+  invented: z.array(
+    z.object({ ...sentenceFields, ...spanFields, words: z.array(z.string()), ...marksField, support: z.number() }),
+  ),
   /** Sentences under one speaker's label whose stretch another speaker said. */
   misattributed: z.array(z.object({ ...sentenceFields, ...spanFields, label: z.string(), heard: z.string() })),
   /** Supported sentences with words their stretch does not have (beyond fillers, stutters, punctuation, casing). */
@@ -77,6 +81,7 @@ export const fidelityReportSchema = z.object({
       ...sentenceFields,
       ...spanFields,
       words: z.array(z.string()),
+      ...marksField,
       heardText: z.string(),
       support: z.number(),
     }),
@@ -594,6 +599,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
     const unmatched = s.tokens.filter((_, i) => !tokenOk[i]);
     const unmatchedContent = unmatched.filter(isContent);
     const words = [...new Set((unmatchedContent.length ? unmatchedContent : unmatched).map((t) => t.surface))];
+    const marks = unmatched.map((t): [number, number] => [t.start - s.start, t.end - s.start]);
     const base = { sentence: s.text, start: s.start, end: s.end };
 
     let heard: number | null = null;
@@ -620,7 +626,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
     else {
       // Where it stands: between the stretches of its neighbours.
       const where = m ? span : gapSpan(si);
-      report.invented.push({ ...base, ...where, words, support });
+      report.invented.push({ ...base, ...where, words, marks, support });
       return;
     }
     const labelled = s.label === null ? undefined : nameToId.get(s.label.trim());
@@ -639,7 +645,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
         .slice(a, b + 1)
         .map((t) => t.surface)
         .join(spaceless ? "" : " ");
-      report.reworded.push({ ...base, ...span, words, heardText, support });
+      report.reworded.push({ ...base, ...span, words, marks, heardText, support });
     }
   });
   report.sentenceCount = sentences.length;

@@ -154,6 +154,12 @@ describe("fidelityReport", () => {
       ["No, I did not.", ["did", "not"], 3],
       ["I took half of it and I am not sorry.", ["I", "am"], 3],
     ]);
+    // The marks point at the changed words only (the second "I", "am"), with what was said beside.
+    expect(r.reworded[1].marks).toEqual([
+      [22, 23],
+      [24, 26],
+    ]);
+    expect(r.reworded[1].heardText).toBe("I took half of it and I'm not sorry");
   });
 
   describe("in Japanese (no spaces)", () => {

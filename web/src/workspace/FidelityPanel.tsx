@@ -1,6 +1,6 @@
 import type { FidelityOp } from "@kikitori/shared";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
 import { useLang } from "../routing/useLang.ts";
@@ -27,6 +27,20 @@ function DiffSide({ ops, own, label }: { ops: FidelityOp[]; own: "removed" | "ad
         )}
     </section>
   );
+}
+
+/** `text` with the given character ranges marked (the words a passage does not have as they are). */
+function markRanges(text: string, ranges: ReadonlyArray<readonly [number, number]>): ReactNode {
+  const out: ReactNode[] = [];
+  let at = 0;
+  for (const [a, b] of [...ranges].sort((x, y) => x[0] - y[0])) {
+    if (a < at || b > text.length) continue;
+    if (a > at) out.push(text.slice(at, a));
+    out.push(<mark key={a}>{text.slice(a, b)}</mark>);
+    at = b;
+  }
+  out.push(text.slice(at));
+  return out;
 }
 
 /** A button that plays the recording from a flag's passage (when the audio can be played). */
@@ -125,7 +139,7 @@ export function FidelityPanel({
               {report.data.invented.map((f) => (
                 <li key={f.start} dir="auto" data-testid="ws-invented-item">
                   <PlayAt seconds={f.startSeconds} onSeek={onSeek} />
-                  {marked(f.sentence, f.words)}
+                  {markRanges(f.sentence, f.marks)}
                 </li>
               ))}
             </ul>
@@ -160,7 +174,7 @@ export function FidelityPanel({
               {report.data.reworded.map((f) => (
                 <li key={f.start} dir="auto" data-testid="ws-reworded-item">
                   <PlayAt seconds={f.startSeconds} onSeek={onSeek} />
-                  {marked(f.sentence, f.words)}{" "}
+                  {markRanges(f.sentence, f.marks)}{" "}
                   <span className="muted">{t("job.fidelity.rewordedHeard", { text: f.heardText })}</span>
                 </li>
               ))}
@@ -176,7 +190,7 @@ export function FidelityPanel({
                 // biome-ignore lint/suspicious/noArrayIndexKey: passages in transcript order
                 <li key={i} dir="auto" data-testid="ws-dropped-item">
                   <PlayAt seconds={d.startSeconds} onSeek={onSeek} />
-                  {marked(d.text, d.words)}
+                  {marked(d.text, d.words, { wholeWords: true })}
                 </li>
               ))}
             </ul>
