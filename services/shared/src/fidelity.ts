@@ -317,12 +317,12 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
       for (let j = 1; j <= m; j++) {
         const a = dp[up + j];
         const b = dp[row + j - 1] - SKIP_COST;
-        let v = a > b ? a : b;
+        let v = Math.max(a, b);
         const tk = tKeys[lo + j - 1];
         const s = tk === uk ? 1 : spaceless ? 0 : sim(uk, tk);
         if (s > 0) {
           const d = dp[up + j - 1];
-          const c = (d > 0 ? d : 0) + s * weight;
+          const c = Math.max(d, 0) + s * weight;
           if (c > v) v = c;
         }
         dp[row + j] = v;
