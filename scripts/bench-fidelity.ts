@@ -6,7 +6,8 @@
  *    and their clean verbatim interview text; each interview also with planted faults (an answer built
  *    only from words said elsewhere, an answer under the interviewer's name, an answer left out, an
  *    expanded contraction). It prints how many planted faults of each kind the check catches, the
- *    false flags on the untouched interviews (per 10,000 characters), and the time of one report on a
+ *    false flags on the untouched interviews (per 10,000 characters) and on the offline engine's
+ *    clean verbatim text of the same recordings (as the product writes it), and the time of one report on a
  *    50,000-character interview, in this process and through the gateway's worker thread (min / median).
  *
  * 2. Both correction engines measured by the check on the correction test transcripts
@@ -25,6 +26,7 @@ import {
   OfflineCorrectionEngine,
 } from "../services/correction-worker/src/correction/index.ts";
 import { OpenAiCorrectionEngine } from "../services/correction-worker/src/correction/openai.ts";
+import { heardSpeakers } from "../services/correction-worker/src/handlers/correct.ts";
 import {
   FIXTURE_LANGUAGE,
   FIXTURES,
@@ -60,6 +62,7 @@ const planted: string[][] = [
     ...FAULTS.map((f) => `${f} caught`),
     "false flags (untouched)",
     "per 10k chars",
+    "false flags (offline engine's text)",
     "other flags (planted)",
   ],
 ];
@@ -68,6 +71,8 @@ for (const language of ["en", "ja"] as const) {
   let chars = 0;
   let falseFlags = 0;
   let otherFlags = 0;
+  let engineFlags = 0;
+  let engineChars = 0;
   for (let seed = 1; seed <= SEEDS; seed++) {
     const iv = generateInterview(language, seed, 6000);
     const clean = fidelityReport(iv.raw, iv.interview, iv.options);
@@ -81,6 +86,30 @@ for (const language of ["en", "ja"] as const) {
       if (fault.caught(r)) c[0]++;
     }
     otherFlags += p.otherFlags(r);
+    // The same recording as the product would write it: the offline engine on the heard turns.
+    const heard = heardSpeakers(
+      { segments: iv.segments, interviewer: iv.names[0], interviewee: iv.names[1], language, speakers: [] },
+      language,
+    );
+    if (heard) {
+      const { text } = await new OfflineCorrectionEngine().correct({
+        transcript: iv.raw,
+        language,
+        interviewer: iv.names[0],
+        interviewee: iv.names[1],
+        tone: null,
+        interviewExample: "",
+        fileType: "meeting",
+        turns: heard.turns,
+      });
+      const e = fidelityReport(iv.raw, text, {
+        ...iv.options,
+        speakerNames: heard.speakers.map((x) => x.name),
+        speakers: heard.speakers.map((x) => ({ id: x.id, name: x.name })),
+      });
+      engineChars += text.length;
+      engineFlags += e.invented.length + e.misattributed.length + e.reworded.length + e.dropped.length;
+    }
   }
   planted.push([
     language,
@@ -89,6 +118,7 @@ for (const language of ["en", "ja"] as const) {
     ...FAULTS.map((f) => (caught.get(f) as [number, number]).join(" / ")),
     String(falseFlags),
     ((falseFlags / chars) * 10_000).toFixed(2),
+    `${engineFlags} in ${engineChars} chars`,
     String(otherFlags),
   ]);
 }
