@@ -80,8 +80,8 @@ export async function runMediaBoundaries(t: TestGateway, second: { url: string }
       ];
       const outcomes: string[] = [];
       let accepted = 0;
-      for (const [h, prefix] of headers) {
-        for (const [name, body] of bodies) {
+      for (const [, prefix] of headers) {
+        for (const [, body] of bodies) {
           const r = await post(t.url, u.token, "interview.mp3", Buffer.concat([prefix, Buffer.from(body)]), {
             language: "en",
           });
