@@ -28,16 +28,14 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ERROR_CODES, errorBodySchema } from "@kikitori/shared";
-import { createDb } from "@kikitori/shared/db";
-import { createLogger, createMailer, createObjectStore, createRedis, publishProgress } from "@kikitori/shared/server";
+import { createObjectStore, createRedis, publishProgress } from "@kikitori/shared/server";
 import WebSocket from "ws";
-import { buildGateway } from "../services/gateway/src/app.ts";
 import { hashPassword } from "../services/gateway/src/auth/passwords.ts";
 import { loadGatewayConfig } from "../services/gateway/src/config.ts";
 import { freePort, type ServiceProcess, stopService } from "../tests/infra/service-process.ts";
 import { startCluster } from "../tests/scale/cluster.ts";
 import { insertVerifiedUser } from "../tests/support/db.ts";
-import { startTestGateway, type TestGateway } from "../tests/support/gateway.ts";
+import { startReplica, startTestGateway, type TestGateway } from "../tests/support/gateway.ts";
 import { listen, startWorker, upload } from "../tests/support/pipeline.ts";
 import { runAccountBoundaries } from "./faults/account-boundaries.ts";
 import { runMediaBoundaries } from "./faults/media-boundaries.ts";
@@ -70,29 +68,8 @@ const env = {
   PLAN_FREE_SUMMARIES: "3",
 };
 const t = await startTestGateway({ env });
-const second = await startSecondGateway(t);
+const second = await startReplica(t);
 const worker = await startWorker(t, "correction-worker");
-
-/** A second gateway on the first one's database, Redis prefix and bucket (as two replicas are). */
-async function startSecondGateway(first: TestGateway) {
-  const config = loadGatewayConfig({ ...first.env, PORT: "0" });
-  const logger = createLogger("gateway-2", config.LOG_LEVEL);
-  const redis = createRedis(config.REDIS_URL, "producer");
-  const db = createDb(first.databaseUrl, { max: 5 });
-  const mailer = createMailer(config, logger);
-  const gw = await buildGateway({ config, logger, db, redis, store: createObjectStore(config), mailer });
-  await gw.app.listen({ host: "127.0.0.1", port: 0 });
-  const url = `http://127.0.0.1:${(gw.app.server.address() as net.AddressInfo).port}`;
-  return {
-    url,
-    close: async () => {
-      await gw.app.close();
-      await redis.quit();
-      await mailer.close();
-      await db.$disconnect();
-    },
-  };
-}
 
 async function user(opts: { password?: string } = {}) {
   const { uid, email } = await insertVerifiedUser(t.db);

@@ -18,16 +18,14 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { errorBodySchema } from "@kikitori/shared";
-import { createDb } from "@kikitori/shared/db";
-import { createLogger, createMailer, createObjectStore, createRedis } from "@kikitori/shared/server";
+import { createObjectStore } from "@kikitori/shared/server";
 import WebSocket from "ws";
-import { buildGateway } from "../../services/gateway/src/app.ts";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
 import * as workspaceModule from "../../services/gateway/src/workspace/edit.ts";
 import { insertJob, insertVerifiedUser } from "../../tests/support/db.ts";
 import { openToOthers, startObjectStoreProcess } from "../../tests/support/files-at-rest.ts";
-import { api, type TestGateway } from "../../tests/support/gateway.ts";
+import { api, startReplica, type TestGateway } from "../../tests/support/gateway.ts";
 
 export type BoundaryRow = [string, string, boolean];
 
@@ -83,35 +81,19 @@ const isErrorShape = (body: string) => {
 };
 
 /** A gateway on `t`'s database, Redis prefix and bucket with the production login limits. */
-async function startStrictGateway(t: TestGateway, mailDir: string) {
-  const config = loadGatewayConfig({
-    ...t.env,
-    PORT: "0",
-    TRUST_PROXY: "true",
-    LOGIN_FAILURES_PER_SOURCE: "20",
-    LOGIN_FAILURES_PER_ACCOUNT_SOURCE: "10",
-    LOGIN_SLOWDOWN_AFTER: "5",
-    LOGIN_SLOWDOWN_MAX_MS: "300",
-    MAIL_DIR: mailDir,
-  });
-  const logger = createLogger("gateway-boundaries", config.LOG_LEVEL);
-  const redis = createRedis(config.REDIS_URL, "producer");
-  const db = createDb(t.databaseUrl, { max: 5 });
-  const mailer = createMailer({ ...config, SMTP_URL: undefined }, logger);
-  const gw = await buildGateway({ config, logger, db, redis, store: createObjectStore(config), mailer });
-  await gw.app.listen({ host: "127.0.0.1", port: 0 });
-  const url = `http://127.0.0.1:${(gw.app.server.address() as net.AddressInfo).port}`;
-  return {
-    url,
-    close: async () => {
-      gw.hub.closeAll();
-      await gw.app.close();
-      await redis.quit();
-      await mailer.close();
-      await db.$disconnect();
+const startStrictGateway = (t: TestGateway, mailDir: string) =>
+  startReplica(
+    t,
+    {
+      TRUST_PROXY: "true",
+      LOGIN_FAILURES_PER_SOURCE: "20",
+      LOGIN_FAILURES_PER_ACCOUNT_SOURCE: "10",
+      LOGIN_SLOWDOWN_AFTER: "5",
+      LOGIN_SLOWDOWN_MAX_MS: "300",
+      MAIL_DIR: mailDir,
     },
-  };
-}
+    "gateway-boundaries",
+  );
 
 /** Waits (at most `ms`) for a mail file to `to` in `dir` whose text matches `re`. */
 async function mailTo(dir: string, to: string, re: RegExp, ms = 5000): Promise<boolean> {

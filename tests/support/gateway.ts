@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { createLogger, createMailer, createObjectStore, createRedis, subscribeProgress } from "@kikitori/shared/server";
 import { buildGateway, type Gateway, startGatewayOps } from "../../services/gateway/src/app.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
+import { createDb } from "../../services/shared/src/server/db.ts";
 import { freePort } from "../infra/service-process.ts";
 import { createTestDatabase, uniquePrefix } from "./db.ts";
 import { decodeQuotedPrintable } from "./smtp.ts";
@@ -89,6 +90,35 @@ export async function startTestGateway(
 }
 
 /** JSON request helper: returns status, parsed body and headers. */
+/**
+ * Another gateway on `first`'s database, Redis prefix and bucket (as a second replica is), with
+ * `env` over its settings (its mails go to files: no SMTP).
+ */
+export async function startReplica(
+  first: TestGateway,
+  env: Record<string, string> = {},
+  name = "gateway-2",
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const config = loadGatewayConfig({ ...first.env, PORT: "0", ...env });
+  const logger = createLogger(name, config.LOG_LEVEL);
+  const redis = createRedis(config.REDIS_URL, "producer");
+  const db = createDb(first.databaseUrl, { max: 5 });
+  const mailer = createMailer({ ...config, SMTP_URL: undefined }, logger);
+  const gw = await buildGateway({ config, logger, db, redis, store: createObjectStore(config), mailer });
+  await gw.app.listen({ host: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${(gw.app.server.address() as AddressInfo).port}`;
+  return {
+    url,
+    close: async () => {
+      gw.hub.closeAll();
+      await gw.app.close();
+      await redis.quit();
+      await mailer.close();
+      await db.$disconnect();
+    },
+  };
+}
+
 export async function api(
   base: string,
   method: string,
