@@ -277,7 +277,7 @@ describe("quota before work", () => {
   it("a file whose header says it is longer than the minutes left is refused at once (402)", async () => {
     const user = await createUser(t);
     // 24 hours by its header, 2 s of data: the header alone settles it (before, the whole file was
-    // decoded first, and this one then failed as damaged: 415).
+    // decoded first, and this one then failed as damaged).
     const r = await upload(t, user.token, { data: new Uint8Array(flacClaiming(2, 86_400)), name: "day.flac" });
     expect([r.status, r.body?.error?.code]).toEqual([402, "QUOTA_EXCEEDED"]);
     expect(await objectsOf(user.uid)).toBe(0);

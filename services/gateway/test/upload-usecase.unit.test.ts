@@ -234,9 +234,9 @@ it("refuses audio that decodes to less than half of what its header says, and fr
   const { s, service } = world();
   s.decodedSeconds = 20;
   const err = await service.accept(request()).catch((e) => e);
-  expect(err).toMatchObject({ code: "UNSUPPORTED_AUDIO", message: expect.stringContaining("damaged") });
+  expect(err).toMatchObject({ code: "AUDIO_DAMAGED", message: expect.stringContaining("damaged") });
   s.probe = null;
-  expect(await codeOf(service.accept(request()))).toBe("UNSUPPORTED_AUDIO");
+  expect(await codeOf(service.accept(request()))).toBe("AUDIO_DAMAGED");
   expect({ taken: s.slotsTaken, inUse: s.slotsInUse }).toEqual({ taken: 2, inUse: 0 });
 });
 

@@ -37,6 +37,8 @@ export const ERROR_CODES = {
   QUOTA_EXCEEDED: 402,
   FILE_TOO_LARGE: 413,
   UNSUPPORTED_AUDIO: 415,
+  /** Recognised as a recording of an accepted format, but it does not decode (cut short, damaged). */
+  AUDIO_DAMAGED: 422,
   FILE_MISSING: 400,
   FILE_EMPTY: 400,
   TRANSCRIPTION_LANGUAGE_UNSUPPORTED: 422,

@@ -158,17 +158,22 @@ export class UploadService {
         `This recording is ${Math.ceil(seconds / 60)} min long, but only ${Math.floor(left / 60)} min are left this month`,
         { link: p.planLink(lang) },
       );
+    const damaged = () =>
+      new AppError(
+        "AUDIO_DAMAGED",
+        `The file is ${format.toUpperCase()} audio, but it is damaged or incomplete and could not be decoded`,
+      );
     const releaseDecode = await p.decodeSlot();
     let decoded: number;
     let stream: number;
     try {
       const probe = await p.probe(file.path, format);
-      if (!probe) throw new AppError("UNSUPPORTED_AUDIO", "The audio could not be read");
+      if (!probe) throw damaged();
       if (left < chargeableSeconds(probe.durationSeconds)) throw overQuota(probe.durationSeconds);
       stream = probe.stream;
       decoded = await p.decodedSeconds(file.path, format, stream, left + 1);
       if (decoded < 0.5 || decoded < probe.durationSeconds * 0.5) {
-        throw new AppError("UNSUPPORTED_AUDIO", "The audio is damaged or incomplete and could not be decoded");
+        throw damaged();
       }
     } finally {
       releaseDecode();
