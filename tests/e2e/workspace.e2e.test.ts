@@ -105,6 +105,27 @@ it("library → job page → seek, play along, edit, export, conflict, versions,
   await page.keyboard.press("ArrowLeft");
   expect(Math.abs((await audioTime(page)) - starts[4])).toBeLessThan(0.01);
 
+  // Speed: the chosen rate applies to the player and is kept for the next visit.
+  await page.getByTestId("ws-speed").selectOption("1.5");
+  expect(await page.$eval('[data-testid="ws-audio"]', (a) => (a as HTMLAudioElement).playbackRate)).toBe(1.5);
+  expect(await page.evaluate(() => localStorage.getItem("kikitori.playbackRate"))).toBe("1.5");
+  await page.getByTestId("ws-speed").selectOption("1");
+
+  // Ctrl+Space plays and pauses while typing in the interview text (the text is left alone).
+  const typingIn = page.getByTestId("ws-interview");
+  const before = await typingIn.inputValue();
+  await typingIn.focus();
+  await page.$eval('[data-testid="ws-audio"]', (a) => {
+    (a as HTMLAudioElement).muted = true;
+  });
+  await page.keyboard.press("Control+Space");
+  await page.waitForFunction(() => !(document.querySelector('[data-testid="ws-audio"]') as HTMLAudioElement).paused);
+  await page.keyboard.press("Control+Space");
+  await page.waitForFunction(() => (document.querySelector('[data-testid="ws-audio"]') as HTMLAudioElement).paused);
+  expect(await typingIn.inputValue()).toBe(before);
+  await page.getByTestId("ws-segment").nth(4).getByTestId("ws-seek").click();
+  await page.$eval('[data-testid="ws-audio"]', (a) => (a as HTMLAudioElement).pause());
+
   // Find in the transcript: matches are marked, Enter goes to the next one and plays from there.
   await page.getByTestId("ws-find").fill("BUSINESS");
   const hits = await page.$$eval('[data-testid="ws-segment"][data-match="true"]', (els) =>

@@ -13,11 +13,11 @@ import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
 import { DeleteJob } from "./DeleteJob.tsx";
 import { FailedNotice } from "./FailedNotice.tsx";
 import { FidelityPanel } from "./FidelityPanel.tsx";
-import { formatDateTime } from "./format.ts";
+import { formatDateTime, formatRate } from "./format.ts";
 import { SaveStatus } from "./SaveStatus.tsx";
 import { SegmentList } from "./SegmentList.tsx";
 import { useJobEditor } from "./useJobEditor.ts";
-import { usePlayer } from "./usePlayer.ts";
+import { PLAYBACK_RATES, usePlayer } from "./usePlayer.ts";
 import { VersionsPanel } from "./VersionsPanel.tsx";
 
 /**
@@ -133,8 +133,24 @@ export function JobWorkspace({
                 if (e.currentTarget.error) setExpired(true);
               }}
             />
+            <div className="ws-player-row">
+              <label className="ws-speed">
+                {t("job.speed")}
+                <select
+                  data-testid="ws-speed"
+                  value={String(player.rate)}
+                  onChange={(e) => player.setRate(Number(e.target.value))}
+                >
+                  {PLAYBACK_RATES.map((r) => (
+                    <option key={r} value={String(r)}>
+                      {formatRate(r, lang)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
             <p className="hint" data-testid="ws-keys">
-              {t("job.keys")} {t("job.keysLines")}
+              {t("job.keys")} {t("job.keysTyping")} {t("job.keysLines")}
             </p>
           </>
         ) : audio.status === "error" ? (

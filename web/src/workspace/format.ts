@@ -8,3 +8,8 @@ export function formatDateTime(value: string, locale: string): string {
     return d.toISOString();
   }
 }
+
+/** A playback speed as the player's menu shows it: "0.75×", "1,5×" in the interface language. */
+export function formatRate(rate: number, lang: string): string {
+  return `${new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(rate)}×`;
+}

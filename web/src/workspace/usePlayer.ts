@@ -3,6 +3,29 @@ import { type RefObject, useCallback, useEffect, useRef, useState } from "react"
 /** Seconds ← and → jump. */
 export const SKIP_SECONDS = 5;
 
+/** Playback speeds offered (the pitch is kept). */
+export const PLAYBACK_RATES = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+const RATE_KEY = "kikitori.playbackRate";
+
+/** The speed the user chose last (kept in this browser), 1 when none or not one of PLAYBACK_RATES. */
+export function storedRate(storage: Pick<Storage, "getItem"> | null): number {
+  const v = Number(storage?.getItem(RATE_KEY));
+  return (PLAYBACK_RATES as readonly number[]).includes(v) ? v : 1;
+}
+
+const localStore = (): Storage | null => {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+};
+
+/** Ctrl+Space: plays or pauses wherever the focus is, also while typing in the transcript or interview. */
+export function isPlayPauseChord(e: Pick<KeyboardEvent, "ctrlKey" | "altKey" | "metaKey" | "key" | "code">): boolean {
+  return e.ctrlKey && !e.altKey && !e.metaKey && (e.key === " " || e.code === "Space");
+}
+
 /** Index of the segment playing at `time`: the last one starting at or before it (-1 before the first). */
 export function activeSegment(starts: readonly number[], time: number): number {
   let lo = 0;
@@ -37,6 +60,9 @@ export interface Player {
   toggle: () => void;
   /** Whether an <audio> element is attached. */
   ready: boolean;
+  /** Playback speed (PLAYBACK_RATES), kept for the next visit. */
+  rate: number;
+  setRate: (rate: number) => void;
 }
 
 /**
@@ -54,6 +80,24 @@ export function usePlayer(enabled: boolean, opts: { keys?: boolean } = {}): Play
   }, []);
   const [time, setTime] = useState(0);
   const [playing, setPlaying] = useState(false);
+  const [rate, setRateState] = useState(() => storedRate(localStore()));
+  const setRate = useCallback((next: number) => {
+    setRateState(next);
+    try {
+      localStore()?.setItem(RATE_KEY, String(next));
+    } catch {}
+  }, []);
+
+  // The chosen speed applies to the element, and again after a new source resets it.
+  useEffect(() => {
+    if (!audio) return;
+    const apply = () => {
+      audio.playbackRate = rate;
+    };
+    apply();
+    audio.addEventListener("loadedmetadata", apply);
+    return () => audio.removeEventListener("loadedmetadata", apply);
+  }, [audio, rate]);
 
   const seek = useCallback((seconds: number) => {
     const audio = ref.current;
@@ -101,7 +145,14 @@ export function usePlayer(enabled: boolean, opts: { keys?: boolean } = {}): Play
   useEffect(() => {
     if (!enabled || !keys) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
+      if (e.defaultPrevented) return;
+      if (isPlayPauseChord(e)) {
+        if (!ref.current) return;
+        e.preventDefault();
+        toggle();
+        return;
+      }
+      if (e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
       const audio = ref.current;
       if (!audio) return;
       if (e.key === " " || e.code === "Space") {
@@ -119,5 +170,5 @@ export function usePlayer(enabled: boolean, opts: { keys?: boolean } = {}): Play
     return () => document.removeEventListener("keydown", onKey);
   }, [enabled, keys, seek, toggle]);
 
-  return { ref, attach, time, playing, seek, play, toggle, ready: audio !== null };
+  return { ref, attach, time, playing, seek, play, toggle, ready: audio !== null, rate, setRate };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { findMatches, stepMatch } from "./find.ts";
+import { formatRate } from "./format.ts";
 import { cleanDirty, editBody } from "./useJobEditor.ts";
-import { activeSegment } from "./usePlayer.ts";
+import { activeSegment, isPlayPauseChord, storedRate } from "./usePlayer.ts";
 import { versionOrdinals, versionTime } from "./versions.ts";
 
 describe("editBody", () => {
@@ -86,5 +87,26 @@ describe("versions", () => {
     const times = { createdAt: "2026-01-01T10:00:00Z", updatedAt: "2026-01-01T11:00:00Z" };
     expect(versionTime({ kind: "original", ...times })).toBe(times.createdAt);
     expect(versionTime({ kind: "edit", ...times })).toBe(times.updatedAt);
+  });
+});
+
+describe("player speed and keys", () => {
+  it("keeps a chosen speed only when it is one of the offered ones", () => {
+    const store = (v: string | null) => ({ getItem: () => v });
+    expect(storedRate(store("1.5"))).toBe(1.5);
+    expect(storedRate(store("3"))).toBe(1);
+    expect(storedRate(store(null))).toBe(1);
+    expect(storedRate(null)).toBe(1);
+    expect(formatRate(0.75, "en")).toBe("0.75×");
+    expect(formatRate(1.5, "de")).toBe("1,5×");
+  });
+
+  it("takes Ctrl+Space as play/pause, not Space alone or with other modifiers", () => {
+    const k = (o: Partial<KeyboardEvent>) =>
+      isPlayPauseChord({ ctrlKey: false, altKey: false, metaKey: false, key: " ", code: "Space", ...o });
+    expect(k({ ctrlKey: true })).toBe(true);
+    expect(k({})).toBe(false);
+    expect(k({ ctrlKey: true, altKey: true })).toBe(false);
+    expect(k({ ctrlKey: true, key: "a", code: "KeyA" })).toBe(false);
   });
 });
