@@ -125,3 +125,12 @@ it("writes transcription_jobs rows from the job lifecycle module only, and text_
   );
   expect(runWrites.test(readFileSync(path.join(root, "services/shared/src/server/text-runs.ts"), "utf8"))).toBe(true);
 });
+
+it("keeps database queries out of the gateway's route files (they go through repositories and use cases)", () => {
+  const query =
+    /\bdb\.(\$(queryRaw|executeRaw)|[a-z][A-Za-z]*\.(find|count|create|update|delete|upsert|aggregate|groupBy))/;
+  const routes = [...graph.keys()].filter((f) => rel(f).startsWith("services/gateway/src/routes/"));
+  expect(routes.length).toBeGreaterThan(5);
+  expect(routes.filter((f) => query.test(readFileSync(f, "utf8"))).map(rel)).toEqual([]);
+  expect(query.test("await db.transcriptionJob.findMany({})")).toBe(true);
+});

@@ -21,7 +21,8 @@ import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
-import { jobTitle, ownJob } from "./snapshot.ts";
+import { ownJob } from "../jobs/repository.ts";
+import { jobTitle } from "./snapshot.ts";
 
 /** A Word document of the blocks: a title, then one paragraph per turn, right to left where the language is. */
 export async function docxOf(title: string, blocks: ExportBlock[], language: string): Promise<Buffer> {

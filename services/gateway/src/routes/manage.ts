@@ -13,7 +13,8 @@ import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
-import { isAudioExpired, ownJob, toSnapshot } from "./snapshot.ts";
+import { jobChunks, ownJob, transcriptionCharged } from "../jobs/repository.ts";
+import { isAudioExpired, toSnapshot } from "./snapshot.ts";
 
 export interface ManageRoutesOptions {
   db: Db;
@@ -45,10 +46,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
     async (req, reply) => {
       const uid = assertUid(req, undefined);
       const job = await ownJob(db, uid, req.params.jobId);
-      const chunks = await db.transcriptChunk.findMany({
-        where: { jobId: job.id },
-        select: { objectKey: true, startSeconds: true, endSeconds: true, publishedAt: true },
-      });
+      const chunks = await jobChunks(db, job.id);
       // Live text that already went out over the socket was delivered: deleting the job before its
       // transcript is charged still charges the seconds of recording it covered, under the job's own
       // key, so a transcript completing meanwhile is never charged twice.
@@ -94,10 +92,10 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
         if (isAudioExpired(job)) throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");
         // Not charged yet (charging happens when the transcript is complete): the minutes must still be
         // there, and are held again (a failed job holds none) while it runs.
-        const charged = await db.usageEvent.count({ where: { idempotencyKey: `transcription:${job.id}` } });
+        const charged = await transcriptionCharged(db, job.id);
         const seconds = chargeableSeconds(job.durationSeconds);
         const held =
-          charged > 0 ||
+          charged ||
           (await withReservedSeconds(db, uid, seconds, opts.quotas, (tx) =>
             jobLifecycle.holdForRetry(tx, job.id, seconds),
           ));

@@ -1,28 +1,15 @@
 import {
-  AppError,
   charCount,
-  isUuid,
   type JobSpeaker,
   type TranscriptionListItem,
   type TranscriptionSnapshot,
   type TranscriptSegment,
 } from "@kikitori/shared";
-import type { Db, Prisma } from "@kikitori/shared/db";
+import type { JobRow } from "../jobs/repository.ts";
 import { audioFileUrl } from "../lib/paths.ts";
-
-type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
-
-/** The user's own job, or 404 NOT_FOUND (also for an id that is not a UUID, so nothing leaks). */
-export async function ownJob(db: Db, uid: string, jobId: string, message = "No such transcription"): Promise<JobRow> {
-  const job = isUuid(jobId) ? await db.transcriptionJob.findFirst({ where: { id: jobId, userId: uid } }) : null;
-  if (!job) throw new AppError("NOT_FOUND", message);
-  return job;
-}
 
 /** The name shown for a job: its title, else the uploaded file's name. */
 export const jobTitle = (job: Pick<JobRow, "title" | "originalName">) => job.title ?? job.originalName;
-
-/** Where the job's audio is played from (GET /api/audio/{id}). */
 
 /** Deleted by the retention sweep, or past its retention date and about to be. */
 export const isAudioExpired = (job: Pick<JobRow, "audioDeletedAt" | "audioExpiresAt">, now = new Date()) =>

@@ -9,7 +9,6 @@ import {
   MAX_UPLOAD_BYTES,
   matchSnippet,
   speechStatusSchema,
-  type TranscriptSegment,
   transcriptionListQuerySchema,
   transcriptionListSchema,
   transcriptionSnapshotSchema,
@@ -24,9 +23,10 @@ import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
 import { hasUnstorableChars } from "../input.ts";
+import { jobsInOrder, liveSegments, ownJob } from "../jobs/repository.ts";
 import { DECODE_WAIT_MS, type UploadService } from "../usecases/upload.ts";
 import { searchJobs } from "../workspace/search.ts";
-import { isAudioExpired, ownJob, toListItem, toSnapshot } from "./snapshot.ts";
+import { isAudioExpired, toListItem, toSnapshot } from "./snapshot.ts";
 import { assertMultipartBoundary, BodyWatch, UploadSlots } from "./upload-guards.ts";
 
 export interface TranscriptionRoutesOptions {
@@ -79,15 +79,6 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     Math.ceil(limits.totalMs / 1000) + DECODE_WAIT_MS / 1000 + 300,
   );
   const tags = ["transcription"];
-  /** The segments of a running job whose live text went out already, in order. */
-  const liveSegments = async (jobId: string): Promise<TranscriptSegment[]> => {
-    const chunks = await db.transcriptChunk.findMany({
-      where: { jobId, publishedAt: { not: null } },
-      orderBy: { index: "asc" },
-      select: { segments: true },
-    });
-    return chunks.flatMap((c) => (Array.isArray(c.segments) ? (c.segments as TranscriptSegment[]) : []));
-  };
 
   app.get(
     "/speech",
@@ -206,7 +197,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     async (req) => {
       const uid = assertUid(req, undefined);
       const job = await ownJob(db, uid, req.params.jobId);
-      const live = job.status === "transcribing" && !job.segments ? await liveSegments(job.id) : [];
+      const live = job.status === "transcribing" && !job.segments ? await liveSegments(db, job.id) : [];
       return toSnapshot(job, new Date(), live);
     },
   );
@@ -228,12 +219,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       const uid = assertUid(req, undefined);
       const { limit, page, q, sort, view } = req.query;
       const { ids, total } = await searchJobs(db, { userId: uid, q, sort, page, limit });
-      const rows = ids.length ? await db.transcriptionJob.findMany({ where: { id: { in: ids } } }) : [];
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const found = ids.flatMap((id) => {
-        const job = byId.get(id);
-        return job ? [job] : [];
-      });
+      const found = await jobsInOrder(db, ids);
       if (view === "library") {
         const jobs = found.map((job) =>
           toListItem(job, q ? (matchSnippet(job.rewrittenText, q) ?? matchSnippet(job.transcription, q)) : null),

@@ -1,4 +1,4 @@
-import { AppError, type PlanName, type PlanQuota, usageRecordSchema } from "@kikitori/shared";
+import { type PlanName, type PlanQuota, usageRecordSchema } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { toUsageRecord } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -6,6 +6,7 @@ import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
+import { usageRow } from "../jobs/repository.ts";
 
 export const usageRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -28,9 +29,7 @@ export const usageRoutes: FastifyPluginAsyncZod<{
     },
     async (req) => {
       const uid = assertUid(req, req.query.uid);
-      const user = await db.user.findUnique({ where: { id: uid } });
-      if (!user) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
-      return toUsageRecord(user, quotas, now?.() ?? new Date());
+      return toUsageRecord(await usageRow(db, uid), quotas, now?.() ?? new Date());
     },
   );
 };

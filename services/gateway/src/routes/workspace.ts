@@ -17,9 +17,10 @@ import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
+import { ownJob } from "../jobs/repository.ts";
 import type { Workspace } from "../workspace/edit.ts";
 import { createFidelityService } from "../workspace/fidelity.ts";
-import { ownJob, toSnapshot } from "./snapshot.ts";
+import { toSnapshot } from "./snapshot.ts";
 
 export interface WorkspaceRoutesOptions {
   db: Db;
