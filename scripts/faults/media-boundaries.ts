@@ -16,37 +16,17 @@ import { createObjectStore, ffmpegPath } from "@kikitori/shared/server";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
 import { decodeToWav } from "../../services/transcription-worker/src/audio.ts";
 import { stopService } from "../../tests/infra/service-process.ts";
-import { insertVerifiedUser } from "../../tests/support/db.ts";
 import type { TestGateway } from "../../tests/support/gateway.ts";
-import { listen, startWorker } from "../../tests/support/pipeline.ts";
+import { createUser, listen, startWorker, upload } from "../../tests/support/pipeline.ts";
 
 export type BoundaryRow = [string, string, boolean];
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURE = path.join(ROOT, "tests/fixtures/audio/interview-en.mp3");
 
-async function newUser(t: TestGateway, plan: "free" | "premium" = "free") {
-  const { uid, email } = await insertVerifiedUser(t.db, { plan });
-  return { uid, token: await t.gw.signer.sign({ sub: uid, email, email_verified: true }) };
-}
-
-async function post(base: string, token: string, name: string, data: Uint8Array, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  form.append("model", "meeting");
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append("file", new Blob([new Uint8Array(data)]), name);
-  const res = await fetch(`${base}/api/upload`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const text = await res.text();
-  let body: { jobId?: string; error?: { code: string } } = {};
-  try {
-    body = JSON.parse(text);
-  } catch {}
-  return { status: res.status, body };
-}
+/** An upload of `data` as `name` to the gateway at `base` (file type "meeting" unless `fields` say otherwise). */
+const post = (base: string, token: string, name: string, data: Uint8Array, fields: Record<string, string> = {}) =>
+  upload({ url: base }, token, { data, name }, { model: "meeting", ...fields });
 
 const ffmpeg = (...args: string[]) => execFileSync(ffmpegPath(), ["-v", "error", "-y", ...args]);
 
@@ -57,7 +37,7 @@ export async function runMediaBoundaries(t: TestGateway, second: { url: string }
   try {
     // -------------------------------------------------------- playlists behind audio headers
     {
-      const u = await newUser(t, "premium");
+      const u = await createUser(t, { plan: "premium" });
       const target = FIXTURE; // a server file with speech in it
       const rel = `${"../".repeat(12)}${target.replace(/^\//, "")}`;
       const hls = (entry: string) =>
@@ -104,14 +84,14 @@ export async function runMediaBoundaries(t: TestGateway, second: { url: string }
       ffmpeg("-f", "lavfi", "-t", "900", "-i", "sine=f=300:r=8000", "-ac", "1", "-b:a", "8k", file);
       const fifteen = readFileSync(file);
       // Two in flight (accepted, not yet transcribed: no worker runs here), then a third on the other gateway.
-      const u = await newUser(t, "free");
+      const u = await createUser(t);
       const seq = [
         await post(t.url, u.token, "part-1.mp3", fifteen),
         await post(second.url, u.token, "part-2.mp3", fifteen),
         await post(second.url, u.token, "part-3.mp3", fifteen),
       ].map((r) => r.status);
       // Two at once on two gateways with 20 minutes left: one may win.
-      const v = await newUser(t, "free");
+      const v = await createUser(t);
       await t.db.user.update({ where: { id: v.uid }, data: { secondsUsed: 600 } });
       const par = (await Promise.all([t.url, second.url].map((b, i) => post(b, v.token, `p-${i}.mp3`, fifteen)))).map(
         (r) => r.status,
@@ -136,7 +116,7 @@ export async function runMediaBoundaries(t: TestGateway, second: { url: string }
         ...["-map", "0:a", "-map", "1:a", "-ac:a:1", "2", "-c:a", "aac", "-b:a", "24k"],
         ...["-disposition:a:0", "0", "-disposition:a:1", "default", file],
       );
-      const u = await newUser(t, "premium");
+      const u = await createUser(t, { plan: "premium" });
       const r = await post(t.url, u.token, "two.m4a", readFileSync(file));
       const job = r.body.jobId ? await t.db.transcriptionJob.findUnique({ where: { id: r.body.jobId } }) : null;
       let decoded = Number.NaN;
@@ -164,7 +144,7 @@ export async function runMediaBoundaries(t: TestGateway, second: { url: string }
     {
       const workers = [await startWorker(t, "transcription-worker", { CHUNK_SECONDS: "10", CHUNK_CONCURRENCY: "1" })];
       try {
-        const u = await newUser(t, "premium");
+        const u = await createUser(t, { plan: "premium" });
         const sock = await listen(t, u.token);
         const mp3 = readFileSync(FIXTURE);
         const r = await post(t.url, u.token, "interview.mp3", mp3, { language: "en" });

@@ -1,10 +1,11 @@
+import type { PlanName } from "@kikitori/shared";
 import WebSocket from "ws";
 import { freePort, type ServiceProcess, startService, waitForStatus } from "../infra/service-process.ts";
 import { insertVerifiedUser } from "./db.ts";
 import type { TestGateway } from "./gateway.ts";
 
 /** A verified user row and an ID token for it. */
-export async function createUser(t: TestGateway, over: { secondsUsed?: number } = {}) {
+export async function createUser(t: TestGateway, over: { secondsUsed?: number; plan?: PlanName } = {}) {
   const { uid, email } = await insertVerifiedUser(t.db, over);
   const token = await t.gw.signer.sign({ sub: uid, email, email_verified: true });
   return { uid, email, token };
@@ -64,7 +65,7 @@ export async function listen(t: TestGateway, token: string) {
 }
 
 export async function upload(
-  t: TestGateway,
+  t: Pick<TestGateway, "url">,
   token: string,
   file: { data: Uint8Array; name: string; type?: string } | null,
   fields: Record<string, string> = { model: "meeting" },

@@ -2,6 +2,7 @@
 // job lifecycle module in shared). Routes ask these, never the database directly.
 import { AppError, isUuid, type TranscriptSegment } from "@kikitori/shared";
 import type { Db, Prisma } from "@kikitori/shared/db";
+import { transcriptionChargeKey } from "@kikitori/shared/server";
 
 export type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
 
@@ -44,7 +45,7 @@ export async function liveSegments(db: Db, jobId: string): Promise<TranscriptSeg
 
 /** Whether the job's transcription has been charged (its usage event exists). */
 export async function transcriptionCharged(db: Db, jobId: string): Promise<boolean> {
-  return (await db.usageEvent.count({ where: { idempotencyKey: `transcription:${jobId}` } })) > 0;
+  return (await db.usageEvent.count({ where: { idempotencyKey: transcriptionChargeKey(jobId) } })) > 0;
 }
 
 /** The user's row (plan, counters, period) for the usage record; 404 USER_NOT_FOUND when gone. */

@@ -2,7 +2,7 @@ import { AppError, type PlanName, type PlanQuota, QUEUES, transcriptionSnapshotS
 import type { Db } from "@kikitori/shared/db";
 import {
   chargeableSeconds,
-  chargeSecondsOnce,
+  chargeTranscription,
   type JobQueues,
   jobLifecycle,
   type ObjectStore,
@@ -54,7 +54,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
       const delivered = Math.max(0, ...chunks.filter((c) => c.publishedAt).map((c) => c.endSeconds));
       if (delivered > 0) {
         const seconds = Math.min(Math.ceil(delivered), chargeableSeconds(job.durationSeconds));
-        if (await chargeSecondsOnce(db, uid, seconds, `transcription:${job.id}`, undefined, job.id)) {
+        if (await chargeTranscription(db, uid, job.id, seconds)) {
           req.log.info({ jobId: job.id, seconds }, "live text delivered before the delete charged");
         }
       }

@@ -108,7 +108,7 @@ const MP4_BRANDS = new Set([
 ]);
 
 /** Bytes an ID3v2 tag at the start takes (header, body and footer); 0 without one. */
-export function id3TagLength(head: Uint8Array): number {
+function id3TagLength(head: Uint8Array): number {
   if (head.length < 10 || head[0] !== 0x49 || head[1] !== 0x44 || head[2] !== 0x33) return 0;
   const size = ((head[6] & 0x7f) << 21) | ((head[7] & 0x7f) << 14) | ((head[8] & 0x7f) << 7) | (head[9] & 0x7f);
   return 10 + size + (head[5] & 0x10 ? 10 : 0);
@@ -161,10 +161,8 @@ export async function sniffAudioFile(file: string, head: Uint8Array): Promise<Au
 }
 
 export interface ProbeResult {
-  formatName: string;
   /** The length of the chosen audio stream (its own duration, not the container header's). */
   durationSeconds: number;
-  codec: string | null;
   /** The chosen audio stream, 0-based among the file's audio streams (`-map 0:a:N`). */
   stream: number;
   /** How many audio streams the file has. */
@@ -173,7 +171,6 @@ export interface ProbeResult {
 
 interface ProbedStream {
   codec_type?: string;
-  codec_name?: string;
   duration?: string;
   tags?: { DURATION?: string };
 }
@@ -199,14 +196,14 @@ export async function probeAudio(file: string, format: AudioFormat): Promise<Pro
         "-v",
         "error",
         "-show_entries",
-        "format=format_name,duration:stream=codec_type,codec_name,duration:stream_tags=DURATION",
+        "format=duration:stream=codec_type,duration:stream_tags=DURATION",
         "-of",
         "json",
         ...userMediaInput(file, format),
       ],
       { timeout: 30_000 },
     );
-    const j = JSON.parse(stdout) as { format?: { format_name?: string; duration?: string }; streams?: ProbedStream[] };
+    const j = JSON.parse(stdout) as { format?: { duration?: string }; streams?: ProbedStream[] };
     const audio = (j.streams ?? []).filter((s) => s.codec_type === "audio");
     if (audio.length === 0) return null;
     const lengths = audio.map(streamSeconds);
@@ -218,9 +215,7 @@ export async function probeAudio(file: string, format: AudioFormat): Promise<Pro
     const own = lengths[stream];
     const duration = Number.isFinite(own) ? own : audio.length === 1 ? Number(j.format?.duration) : 0;
     return {
-      formatName: j.format?.format_name ?? "",
       durationSeconds: Number.isFinite(duration) ? duration : 0,
-      codec: audio[stream].codec_name ?? null,
       stream,
       audioStreams: audio.length,
     };

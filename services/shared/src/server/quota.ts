@@ -91,6 +91,10 @@ export async function releaseCount(db: Db, userId: string, kind: CountKind): Pro
 /** The whole seconds a recording of this length is charged (and held while it is in flight). */
 export const chargeableSeconds = (seconds: number): number => Math.max(0, Math.round(seconds));
 
+/** Seconds the plan still has: its minutes, less what was charged and what in-flight uploads hold. */
+const leftOf = (quotas: Record<PlanName, PlanQuota>, plan: PlanName, used: number, reserved: number) =>
+  planQuota(quotas, plan).maxMinutes * 60 - used - reserved;
+
 /** Seconds held by the user's in-flight uploads (accepted, not yet charged, not failed or deleted). */
 async function reservedSeconds(db: Pick<Db, "$queryRawUnsafe">, userId: string): Promise<number> {
   const [row] = await db.$queryRawUnsafe<Array<{ reserved: number }>>(
@@ -109,7 +113,7 @@ export async function secondsLeft(
   now = new Date(),
 ): Promise<number> {
   const u = await currentQuotaRow(db, userId, now);
-  return Math.max(0, planQuota(quotas, u.plan).maxMinutes * 60 - u.secondsUsed - (await reservedSeconds(db, userId)));
+  return Math.max(0, leftOf(quotas, u.plan, u.secondsUsed, await reservedSeconds(db, userId)));
 }
 
 /**
@@ -132,17 +136,29 @@ export async function withReservedSeconds(
       userId,
     );
     if (!u) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
-    const left = planQuota(quotas, u.plan).maxMinutes * 60 - u.used - (await reservedSeconds(tx, userId));
-    if (left < seconds) return false;
+    if (leftOf(quotas, u.plan, u.used, await reservedSeconds(tx, userId)) < seconds) return false;
     return write(tx);
   });
+}
+
+/** The idempotency key of a job's transcription charge (one usage event per job, whoever charges it). */
+export const transcriptionChargeKey = (jobId: string) => `transcription:${jobId}`;
+
+/**
+ * Charges a job's transcription once (the full length when its transcript is complete, or the part
+ * delivered when it is deleted before), releasing what the job held of the quota in the same
+ * transaction. Returns true when this call charged.
+ */
+export function chargeTranscription(db: Db, userId: string, jobId: string, seconds: number): Promise<boolean> {
+  return chargeSecondsOnce(db, userId, seconds, transcriptionChargeKey(jobId), new Date(), (tx) =>
+    jobLifecycle.releaseQuota(tx, jobId),
+  );
 }
 
 /**
  * Charges transcription seconds exactly once per idempotency key (e.g. `transcription:<jobId>`):
  * the usage event row and the counter change commit together; a second call with the same key
- * changes nothing. With `jobId`, the job's reservation is released in the same transaction (the
- * charge replaces it). Returns true when this call charged.
+ * changes nothing. `alongside` runs in the same transaction first. Returns true when this call charged.
  */
 export async function chargeSecondsOnce(
   db: Db,
@@ -150,12 +166,12 @@ export async function chargeSecondsOnce(
   seconds: number,
   idempotencyKey: string,
   now = new Date(),
-  jobId?: string,
+  alongside?: (tx: Prisma.TransactionClient) => Promise<void>,
 ): Promise<boolean> {
   await ensureCurrentPeriod(db, userId, now);
   const amount = chargeableSeconds(seconds);
   return db.$transaction(async (tx) => {
-    if (jobId) await jobLifecycle.releaseQuota(tx, jobId);
+    await alongside?.(tx);
     const inserted = await tx.$executeRawUnsafe(
       `INSERT INTO "usage_events" ("id", "user_id", "kind", "amount", "idempotency_key")
        VALUES ($1::uuid, $2::uuid, 'transcription_seconds', $3, $4)

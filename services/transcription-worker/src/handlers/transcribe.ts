@@ -19,7 +19,7 @@ import {
 } from "@kikitori/shared";
 import type { Db, Prisma } from "@kikitori/shared/db";
 import {
-  chargeSecondsOnce,
+  chargeTranscription,
   type JobLike,
   jobLifecycle,
   type Logger,
@@ -169,7 +169,7 @@ export async function processTranscription(deps: TranscriptionDeps, job: Job, to
   const { segments, text: transcription } = joinSegments(chunks, languageInUse(langRow));
   const doneAt = row.transcriptionDoneAt ?? now();
   const transcriptionTime = Math.round(((doneAt.getTime() - started.getTime()) / 1000) * 100) / 100;
-  await chargeSecondsOnce(deps.db, p.userId, row.durationSeconds, `transcription:${p.jobId}`, undefined, p.jobId);
+  await chargeTranscription(deps.db, p.userId, p.jobId, row.durationSeconds);
   const handedOn = await jobLifecycle.transcribed(deps.db, p.jobId, {
     transcription,
     segments: segments as unknown as Prisma.InputJsonValue,
