@@ -5,7 +5,7 @@ import { AppError, PLAN_CATALOGUE, type PlanName, type PlanQuota } from "@kikito
 import type { Db, Subscription, User } from "@kikitori/shared/db";
 import { dueChanges, ensureCurrentPeriod, type Logger } from "@kikitori/shared/server";
 import type { PlanEvent, PlanNotifier } from "./notify.ts";
-import { currencyForLanguage, type Pricing } from "./pricing.ts";
+import { type ChangeQuote, currencyForLanguage, type Pricing, quoteChange } from "./pricing.ts";
 import type { CardProvider } from "./providers/port.ts";
 
 /** Who sells (BILLING_SELLER_*) and the tax included in the prices (BILLING_TAX_*), as receipts print them. */
@@ -67,6 +67,25 @@ export function currencyOf(deps: BillingDeps, user: UserWithSub, lang: string | 
   const sub = user.subscription;
   if (PLAN_CATALOGUE.isPaid(user.plan) && sub && deps.pricing.prices[sub.currency]) return sub.currency;
   return currencyForLanguage(deps.pricing, lang ?? user.language);
+}
+
+/** What changing the user's plan to `target` costs now, priced from the user's current period. */
+export function quoteFor(
+  deps: BillingDeps,
+  user: UserWithSub,
+  target: PlanName,
+  currency: string,
+  now: Date,
+): ChangeQuote {
+  return quoteChange({
+    from: user.plan,
+    to: target,
+    currency,
+    pricing: deps.pricing,
+    now,
+    periodStart: user.periodStart,
+    resetDate: user.resetDate,
+  });
 }
 
 export function pendingOf(user: { pendingPlan: PlanName | null; pendingPlanAt: Date | null }) {

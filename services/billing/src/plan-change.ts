@@ -12,9 +12,9 @@ import {
   type PlanQuote,
   type PlansResponse,
 } from "@kikitori/shared";
-import { type BillingDeps, currencyOf, loadUser, notify, pendingOf } from "./context.ts";
+import { type BillingDeps, currencyOf, loadUser, notify, pendingOf, quoteFor } from "./context.ts";
 import { reconcilePending } from "./events.ts";
-import { changeKind, currencyForLanguage, planOffers, priceOf, quoteChange, toMajor } from "./pricing.ts";
+import { changeKind, currencyForLanguage, planOffers, priceOf, toMajor } from "./pricing.ts";
 import { renewOne } from "./renewals.ts";
 import { upgrade } from "./upgrade.ts";
 
@@ -78,15 +78,7 @@ export async function quote(deps: BillingDeps, uid: string, target: PlanName, la
   const now = deps.now();
   const user = await loadUser(deps, uid, now);
   const currency = currencyOf(deps, user, lang);
-  const q = quoteChange({
-    from: user.plan,
-    to: target,
-    currency,
-    pricing: deps.pricing,
-    now,
-    periodStart: user.periodStart,
-    resetDate: user.resetDate,
-  });
+  const q = quoteFor(deps, user, target, currency, now);
   const sub = user.subscription;
   return {
     kind: q.kind === "downgrade" && target === FREE_PLAN ? "free" : q.kind,

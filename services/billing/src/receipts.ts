@@ -58,7 +58,7 @@ export async function receiptPdf(
 }
 
 /** Lays the receipt out on one A4 page. */
-export async function renderReceipt(p: Payment, buyerEmail: string, seller: SellerDetails): Promise<Uint8Array> {
+async function renderReceipt(p: Payment, buyerEmail: string, seller: SellerDetails): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);

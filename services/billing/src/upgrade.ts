@@ -10,9 +10,9 @@ import {
   type PlanName,
 } from "@kikitori/shared";
 import type { Payment } from "@kikitori/shared/db";
-import { type BillingDeps, currencyOf, pendingOf, STALE_MS, type UserWithSub } from "./context.ts";
+import { type BillingDeps, currencyOf, pendingOf, quoteFor, STALE_MS, type UserWithSub } from "./context.ts";
 import { applyFailure, applySuccess, paymentError } from "./outcomes.ts";
-import { quoteChange, toMajor } from "./pricing.ts";
+import { toMajor } from "./pricing.ts";
 import type { CardDetails, ChargeResult } from "./providers/port.ts";
 import { ProviderError } from "./providers/port.ts";
 
@@ -27,15 +27,7 @@ export async function upgrade(
   now: Date,
 ): Promise<ChangeSubscriptionResponse> {
   const currency = currencyOf(deps, user, body.lang);
-  const quote = quoteChange({
-    from: user.plan,
-    to: target,
-    currency,
-    pricing: deps.pricing,
-    now,
-    periodStart: user.periodStart,
-    resetDate: user.resetDate,
-  });
+  const quote = quoteFor(deps, user, target, currency, now);
   const paymentMethodId = body.paymentMethodId ?? user.subscription?.paymentMethodId ?? null;
   if (!paymentMethodId) throw new AppError("CARD_REQUIRED", "A card is needed for a paid plan.");
   // The user confirmed an amount: never charge another one (the day or the prices moved meanwhile).
