@@ -60,20 +60,25 @@ export async function preparePayment(
 ): Promise<PreparedPayment> {
   try {
     if (input.useSavedCard) return { paymentMethodId: null, card: input.savedCard };
-    if (!provider) return { error: { key: "payment.elementsNotLoaded" } };
-    let pm: PaymentMethodOutcome;
-    try {
-      pm = await provider.createPaymentMethod();
-    } catch (e) {
-      return { error: noticeFromError(e, "payment.paymentMethodFailed") };
-    }
-    if ("error" in pm) return { error: pm.error };
-    if (!pm.id) return { error: { key: "payment.paymentMethodFailed" } };
-    return { paymentMethodId: pm.id, card: pm.brand && pm.last4 ? { brand: pm.brand, last4: pm.last4 } : null };
+    return await newPaymentMethod(provider);
   } catch (e) {
     console.error("Preparing the payment failed unexpectedly", e);
     return { error: { key: "payment.unexpectedError" } };
   }
+}
+
+/** The card form's new card as a payment method (nothing charged), or the notice saying why not. */
+async function newPaymentMethod(provider: PaymentProvider | null): Promise<PreparedPayment> {
+  if (!provider) return { error: { key: "payment.elementsNotLoaded" } };
+  let pm: PaymentMethodOutcome;
+  try {
+    pm = await provider.createPaymentMethod();
+  } catch (e) {
+    return { error: noticeFromError(e, "payment.paymentMethodFailed") };
+  }
+  if ("error" in pm) return { error: pm.error };
+  if (!pm.id) return { error: { key: "payment.paymentMethodFailed" } };
+  return { paymentMethodId: pm.id, card: pm.brand && pm.last4 ? { brand: pm.brand, last4: pm.last4 } : null };
 }
 
 export interface PlanChangeDeps {
@@ -121,16 +126,9 @@ export function applyPlanChange(input: PlanChangeInput, deps: PlanChangeDeps): P
 
     let paymentMethodId: string | null = input.prepared?.paymentMethodId ?? null;
     if (isPaidPlan(input.selectedPlan) && !input.useSavedCard && !input.prepared) {
-      if (!deps.provider) return { kind: "error", notice: { key: "payment.elementsNotLoaded" } };
-      let pm: PaymentMethodOutcome;
-      try {
-        pm = await deps.provider.createPaymentMethod();
-      } catch (e) {
-        return { kind: "error", notice: noticeFromError(e, "payment.paymentMethodFailed") };
-      }
-      if ("error" in pm) return { kind: "error", notice: pm.error };
-      if (!pm.id) return { kind: "error", notice: { key: "payment.paymentMethodFailed" } };
-      paymentMethodId = pm.id;
+      const made = await newPaymentMethod(deps.provider);
+      if ("error" in made) return { kind: "error", notice: made.error };
+      paymentMethodId = made.paymentMethodId;
     }
     const confirmed = input.confirmedAmount !== undefined ? { confirmedAmount: input.confirmedAmount } : {};
     return submitAndSettle({ paymentMethodId, selectedPlan: input.selectedPlan, ...confirmed }, deps);
