@@ -244,17 +244,22 @@ it("on a phone: the Greek 'keep my plan' button stays in its card, the Tamil usa
   await ctx.close();
 });
 
+/** Buys `plan` through the API with a local test card, as the card form would; the change's answer. */
+async function subscribeByApi(token: string, number: string, selectedPlan: "standard" | "premium") {
+  const pm = await api(t.url, "POST", "/api/billing/local/payment-methods", {
+    token,
+    body: { number, expMonth: 12, expYear: 2000 + EXPIRY_YEAR, cvc: "123" },
+  });
+  return api(t.url, "POST", "/api/subscriptions/create-or-update-subscription", {
+    token,
+    body: { paymentMethodId: pm.body.id, selectedPlan, lang: "en" },
+  });
+}
+
 /** A user on Standard, paid with the Visa 4242 through the API. */
 async function standardUser() {
   const user = await newUser();
-  const pm = await api(t.url, "POST", "/api/billing/local/payment-methods", {
-    token: user.token,
-    body: { number: "4242424242424242", expMonth: 12, expYear: 2000 + EXPIRY_YEAR, cvc: "123" },
-  });
-  const up = await api(t.url, "POST", "/api/subscriptions/create-or-update-subscription", {
-    token: user.token,
-    body: { paymentMethodId: pm.body.id, selectedPlan: "standard", lang: "en" },
-  });
+  const up = await subscribeByApi(user.token, "4242424242424242", "standard");
   expect([up.status, up.body.status]).toEqual([200, "upgraded"]);
   return user;
 }
@@ -308,14 +313,7 @@ it("standard → premium: nothing is charged before the confirmation with the am
 
 it("a payment left waiting for the bank: the resumed dialog names the plan being bought, and a decline says what to do", async () => {
   const user = await newUser();
-  const pm = await api(t.url, "POST", "/api/billing/local/payment-methods", {
-    token: user.token,
-    body: { number: "4000002500003155", expMonth: 12, expYear: 2000 + EXPIRY_YEAR, cvc: "123" },
-  });
-  const up = await api(t.url, "POST", "/api/subscriptions/create-or-update-subscription", {
-    token: user.token,
-    body: { paymentMethodId: pm.body.id, selectedPlan: "premium", lang: "en" },
-  });
+  const up = await subscribeByApi(user.token, "4000002500003155", "premium");
   expect(up.body.clientSecret).toEqual(expect.any(String));
 
   const { page, close } = await openPlanScreen(user.email);
