@@ -137,13 +137,7 @@ function RunningJob({
       </h1>
       <SpeechNotice status={speech} />
       <div className="card" data-testid="ws-running">
-        <ProgressBar
-          phase={state.phase}
-          value={state.progress}
-          audio={state.audio}
-          stage={state.stage}
-          upload={state.upload}
-        />
+        <ProgressBar state={state} />
         <h2 id="ws-live-title">{t("transcription.transcriptTitle")}</h2>
         {state.segments.length ? (
           <LiveTranscript segments={state.segments} labelledBy="ws-live-title" />

@@ -125,15 +125,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
 
             {job.shown ? <NoticeBox notice={job.shown} contactUrl={config.contactUrl} /> : null}
 
-            {state.phase !== "idle" ? (
-              <ProgressBar
-                phase={state.phase}
-                value={state.progress}
-                audio={state.audio}
-                stage={state.stage}
-                upload={state.upload}
-              />
-            ) : null}
+            {state.phase !== "idle" ? <ProgressBar state={state} /> : null}
 
             <button
               type="submit"

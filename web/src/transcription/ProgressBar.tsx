@@ -8,7 +8,7 @@ import {
   isTerminal,
   type Phase,
   type StageProgress,
-  type UploadProgress,
+  type TranscriptionState,
 } from "./progress.ts";
 import { etaParts, formatClock, formatMegabytes, remainingEta } from "./time.ts";
 
@@ -35,17 +35,9 @@ function phaseLabel(
  * transcribing, how much of the recording is done and about how long is left.
  */
 export function ProgressBar({
-  phase,
-  value,
-  audio,
-  stage,
-  upload,
+  state: { phase, progress: value, audio, stage, upload },
 }: {
-  phase: Phase;
-  value: number;
-  audio?: AudioProgress | null;
-  stage?: StageProgress | null;
-  upload?: UploadProgress | null;
+  state: Pick<TranscriptionState, "phase" | "progress" | "audio" | "stage" | "upload">;
 }) {
   const { t } = useTranslation();
   const lang = useLang();
