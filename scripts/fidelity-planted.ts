@@ -12,6 +12,7 @@
  * Seeded, so every run measures the same texts.
  */
 import type { FidelityOptions, FidelityReport } from "@kikitori/shared";
+import { rng } from "./lib/ggml-synth.ts";
 
 export const FAULTS = ["invented answer", "swapped label", "dropped answer", "expanded contraction"] as const;
 export type FaultKind = (typeof FAULTS)[number];
@@ -32,17 +33,6 @@ export interface GeneratedInterview {
   segments: Array<{ start: number; end: number; text: string; speaker: number }>;
   names: [string, string];
   options: FidelityOptions;
-}
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const EN = {

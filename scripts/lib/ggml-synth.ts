@@ -308,7 +308,7 @@ async function filePrefix(h: WhisperHparams, quant: WhisperQuant, referenceModel
 // Random data
 
 /** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
