@@ -64,6 +64,45 @@ function PlayAt({ seconds, onSeek }: { seconds: number | null; onSeek: ((seconds
 }
 
 /**
+ * One kind of flag: its heading, then each flagged passage (with a button playing it) or, when
+ * there is none, the sentence saying so.
+ */
+function FlagList<T extends { startSeconds: number | null }>({
+  title,
+  kind,
+  items,
+  empty,
+  onSeek,
+  children,
+}: {
+  title: string;
+  kind: string;
+  items: readonly T[];
+  empty: string;
+  onSeek: ((seconds: number) => void) | null;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <>
+      <h4>{title}</h4>
+      {items.length ? (
+        <ul className="ws-flags" data-testid={`ws-${kind}`}>
+          {items.map((item, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: flags in a fixed order, one report
+            <li key={i} dir="auto" data-testid={`ws-${kind}-item`}>
+              <PlayAt seconds={item.startSeconds} onSeek={onSeek} />
+              {children(item)}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">{empty}</p>
+      )}
+    </>
+  );
+}
+
+/**
  * The fidelity view: the share of the interview's sentences supported by the passage of the
  * recording they were aligned to; the sentences no passage supports (invented), those under another
  * speaker's name than the voice heard (misattributed), those with words changed (reworded), and the
@@ -131,72 +170,55 @@ export function FidelityPanel({
             <p className="muted">{t("job.fidelity.noInterview")}</p>
           )}
 
-          <h4>
-            {t("job.fidelity.inventedTitle")} ({count(report.data.invented.length)})
-          </h4>
-          {report.data.invented.length ? (
-            <ul className="ws-flags" data-testid="ws-invented">
-              {report.data.invented.map((f) => (
-                <li key={f.start} dir="auto" data-testid="ws-invented-item">
-                  <PlayAt seconds={f.startSeconds} onSeek={onSeek} />
-                  {markRanges(f.sentence, f.marks)}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">{t("job.fidelity.noneInventedSentences")}</p>
-          )}
+          <FlagList
+            title={`${t("job.fidelity.inventedTitle")} (${count(report.data.invented.length)})`}
+            kind="invented"
+            items={report.data.invented}
+            empty={t("job.fidelity.noneInventedSentences")}
+            onSeek={onSeek}
+          >
+            {(f) => markRanges(f.sentence, f.marks)}
+          </FlagList>
 
-          <h4>
-            {t("job.fidelity.misattributedTitle")} ({count(report.data.misattributed.length)})
-          </h4>
-          {report.data.misattributed.length ? (
-            <ul className="ws-flags" data-testid="ws-misattributed">
-              {report.data.misattributed.map((f) => (
-                <li key={f.start} dir="auto" data-testid="ws-misattributed-item">
-                  <PlayAt seconds={f.startSeconds} onSeek={onSeek} />
-                  {f.sentence}{" "}
-                  <span className="muted">
-                    {t("job.fidelity.misattributedItem", { label: f.label, heard: f.heard })}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">{t("job.fidelity.noneMisattributed")}</p>
-          )}
+          <FlagList
+            title={`${t("job.fidelity.misattributedTitle")} (${count(report.data.misattributed.length)})`}
+            kind="misattributed"
+            items={report.data.misattributed}
+            empty={t("job.fidelity.noneMisattributed")}
+            onSeek={onSeek}
+          >
+            {(f) => (
+              <>
+                {f.sentence}{" "}
+                <span className="muted">{t("job.fidelity.misattributedItem", { label: f.label, heard: f.heard })}</span>
+              </>
+            )}
+          </FlagList>
 
-          <h4>
-            {t("job.fidelity.rewordedTitle")} ({count(report.data.reworded.length)})
-          </h4>
-          {report.data.reworded.length ? (
-            <ul className="ws-flags" data-testid="ws-reworded">
-              {report.data.reworded.map((f) => (
-                <li key={f.start} dir="auto" data-testid="ws-reworded-item">
-                  <PlayAt seconds={f.startSeconds} onSeek={onSeek} />
-                  {markRanges(f.sentence, f.marks)}{" "}
-                  <span className="muted">{t("job.fidelity.rewordedHeard", { text: f.heardText })}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">{t("job.fidelity.noneReworded")}</p>
-          )}
+          <FlagList
+            title={`${t("job.fidelity.rewordedTitle")} (${count(report.data.reworded.length)})`}
+            kind="reworded"
+            items={report.data.reworded}
+            empty={t("job.fidelity.noneReworded")}
+            onSeek={onSeek}
+          >
+            {(f) => (
+              <>
+                {markRanges(f.sentence, f.marks)}{" "}
+                <span className="muted">{t("job.fidelity.rewordedHeard", { text: f.heardText })}</span>
+              </>
+            )}
+          </FlagList>
 
-          <h4>{t("job.fidelity.dropped", { count: report.data.dropped.length })}</h4>
-          {report.data.dropped.length ? (
-            <ul className="ws-flags" data-testid="ws-dropped">
-              {report.data.dropped.map((d, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: passages in transcript order
-                <li key={i} dir="auto" data-testid="ws-dropped-item">
-                  <PlayAt seconds={d.startSeconds} onSeek={onSeek} />
-                  {marked(d.text, d.words, { wholeWords: true })}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted">{t("job.fidelity.noneDropped")}</p>
-          )}
+          <FlagList
+            title={t("job.fidelity.dropped", { count: report.data.dropped.length })}
+            kind="dropped"
+            items={report.data.dropped}
+            empty={t("job.fidelity.noneDropped")}
+            onSeek={onSeek}
+          >
+            {(d) => marked(d.text, d.words, { wholeWords: true })}
+          </FlagList>
 
           {report.data.diff ? (
             <details className="ws-diff" data-testid="ws-diff">
