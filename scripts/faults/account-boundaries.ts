@@ -13,7 +13,6 @@
 // Run on its own: NODE_ENV=test npx tsx scripts/faults/account-boundaries.ts
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -26,6 +25,7 @@ import * as workspaceModule from "../../services/gateway/src/workspace/edit.ts";
 import { insertJob, insertVerifiedUser } from "../../tests/support/db.ts";
 import { openToOthers, startObjectStoreProcess } from "../../tests/support/files-at-rest.ts";
 import { api, startReplica, type TestGateway } from "../../tests/support/gateway.ts";
+import { rawHttp } from "../../tests/support/raw-http.ts";
 
 export type BoundaryRow = [string, string, boolean];
 
@@ -53,23 +53,6 @@ async function socketWith(base: string, token: string) {
     closedWithin: (ms: number) => Promise.race([closed, sleep(ms).then(() => "open" as const)]),
     close: () => ws.close(),
   };
-}
-
-/** One raw HTTP/1.1 request; the status line and the body. */
-function rawHttp(base: string, request: string): Promise<{ status: number; body: string }> {
-  const u = new URL(base);
-  return new Promise((resolve, reject) => {
-    const sock = net.connect(Number(u.port), u.hostname, () => sock.write(request));
-    let text = "";
-    sock.on("data", (d) => {
-      text += d.toString();
-    });
-    sock.on("close", () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-      resolve({ status, body: text.slice(text.indexOf("\r\n\r\n") + 4) });
-    });
-    sock.on("error", reject);
-  });
 }
 
 const isErrorShape = (body: string) => {

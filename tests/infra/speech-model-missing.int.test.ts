@@ -8,23 +8,12 @@ import path from "node:path";
 import { QUEUES } from "@kikitori/shared";
 import { createRedis } from "@kikitori/shared/server";
 import { Queue } from "bullmq";
-import { createTestDatabase, uniquePrefix } from "../support/db.ts";
-import { deletePrefix, exitWithin, freePort, stackEnv, startService, waitForStatus } from "./service-process.ts";
+import { exitWithin, freePort, stackEnv, startService, waitForStatus } from "./service-process.ts";
+import { useWorkerStack } from "./worker-stack.ts";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-const prefixes: string[] = [];
+const stack = useWorkerStack();
 const emptyModels = mkdtempSync(path.join(os.tmpdir(), "no-models-"));
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-}, 30_000);
-afterAll(async () => {
-  const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "client");
-  for (const prefix of prefixes) await deletePrefix(redis, prefix);
-  redis.disconnect();
-  await database?.drop();
-  rmSync(emptyModels, { recursive: true, force: true });
-});
+afterAll(() => rmSync(emptyModels, { recursive: true, force: true }));
 
 const start = (prefix: string, port: number, fallback: "none" | "pocketsphinx") =>
   startService("transcription-worker", {
@@ -37,12 +26,11 @@ const start = (prefix: string, port: number, fallback: "none" | "pocketsphinx") 
     WHISPER_MODEL: "base",
     MODELS_DIR: emptyModels,
     DIARIZATION_ENGINE: "none",
-    ...stackEnv(database.url, prefix),
+    ...stackEnv(stack.databaseUrl(), prefix),
   });
 
 it("with TRANSCRIPTION_FALLBACK=none and no model: alive, not ready, metric 1, no worker on the queues", async () => {
-  const prefix = uniquePrefix("tw-nomodel");
-  prefixes.push(prefix);
+  const prefix = stack.prefix("tw-nomodel");
   const port = await freePort();
   const svc = start(prefix, port, "none");
   const connection = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "client");
@@ -68,8 +56,7 @@ it("with TRANSCRIPTION_FALLBACK=none and no model: alive, not ready, metric 1, n
 }, 60_000);
 
 it("with the pocketsphinx fallback allowed: ready, metric 0, consuming the queues", async () => {
-  const prefix = uniquePrefix("tw-fallback");
-  prefixes.push(prefix);
+  const prefix = stack.prefix("tw-fallback");
   const port = await freePort();
   const svc = start(prefix, port, "pocketsphinx");
   const connection = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "client");

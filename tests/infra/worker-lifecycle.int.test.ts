@@ -1,21 +1,9 @@
 // Each worker as a real process: ready with Postgres, Redis and S3 up, its queue's depth on /metrics,
 // and a SIGTERM ends it cleanly (exit 0) within 10 s.
-import { createRedis } from "@kikitori/shared/server";
-import { createTestDatabase, uniquePrefix } from "../support/db.ts";
-import { deletePrefix, exitWithin, freePort, stackEnv, startService, waitForStatus } from "./service-process.ts";
+import { exitWithin, freePort, stackEnv, startService, waitForStatus } from "./service-process.ts";
+import { useWorkerStack } from "./worker-stack.ts";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-const prefixes: string[] = [];
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-}, 30_000);
-afterAll(async () => {
-  const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "client");
-  for (const prefix of prefixes) await deletePrefix(redis, prefix);
-  redis.disconnect();
-  await database?.drop();
-});
+const stack = useWorkerStack();
 
 it.each([
   ["transcription-worker", "transcription", { db: "ok", redis: "ok", s3: "ok", engine: "ok" }],
@@ -23,15 +11,14 @@ it.each([
 ] as const)(
   "%s serves /healthz and /readyz, then stops on SIGTERM with exit code 0",
   async (service, queue, checks) => {
-    const prefix = uniquePrefix(service === "transcription-worker" ? "tw" : "cw");
-    prefixes.push(prefix);
+    const prefix = stack.prefix(service === "transcription-worker" ? "tw" : "cw");
     const port = await freePort();
     const svc = startService(service, {
       NODE_ENV: "test",
       LOG_LEVEL: "info",
       OPS_HOST: "127.0.0.1",
       OPS_PORT: String(port),
-      ...stackEnv(database.url, prefix),
+      ...stackEnv(stack.databaseUrl(), prefix),
     });
     try {
       await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200, svc);

@@ -10,6 +10,7 @@ import { jest } from "@jest/globals";
 import WebSocket from "ws";
 import { insertVerifiedUser } from "../../../tests/support/db.ts";
 import { api, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
+import { rawHttp } from "../../../tests/support/raw-http.ts";
 import { startSmtpCatcher } from "../../../tests/support/smtp.ts";
 import { hashPassword } from "../src/auth/passwords.ts";
 
@@ -222,14 +223,14 @@ describe("x-request-id", () => {
 
 describe("answers in the error shape, 4xx not 5xx", () => {
   it("431 for headers over the limit", async () => {
-    const res = await rawHttp(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    const res = await rawHttp(t.url, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
     expect(res.status).toBe(431);
     expect(JSON.parse(res.body)).toEqual({ error: { code: "HEADERS_TOO_LARGE", message: expect.any(String) } });
   });
 
   it("a request without Host gets a 400 in the error shape, not a bare one", async () => {
     for (const path of ["/healthz", "/api/auth/account", "/api/nope"]) {
-      const res = await rawHttp(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+      const res = await rawHttp(t.url, `GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
       expect([path, res.status]).toEqual([path, 400]);
       expect(JSON.parse(res.body)).toEqual({ error: { code: "VALIDATION_FAILED", message: expect.any(String) } });
     }
@@ -319,19 +320,3 @@ describe("password reset and resend-verification take the same time for every ad
     }
   });
 });
-
-function rawHttp(request: string): Promise<{ status: number; body: string }> {
-  const u = new URL(t.url);
-  return new Promise((resolve, reject) => {
-    const sock = net.connect(Number(u.port), u.hostname, () => sock.write(request));
-    let text = "";
-    sock.on("data", (d) => {
-      text += d.toString();
-    });
-    sock.on("close", () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-      resolve({ status, body: text.slice(text.indexOf("\r\n\r\n") + 4) });
-    });
-    sock.on("error", reject);
-  });
-}
