@@ -276,7 +276,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
       if (prefixGroup[k] === undefined) {
         const w = names[k];
         prefixGroup[k] = w.length >= MIN_PREFIX ? group(`p:${w.slice(0, MIN_PREFIX)}`) : -1 - k;
-        stemGroup[k] = group(`s:${w.replace(/n't$|'(m|s|d|ll|re|ve)$/, "")}`);
+        stemGroup[k] = group(`s:${stem(w)}`);
       }
     }
     if (prefixGroup[a] !== prefixGroup[b] && stemGroup[a] !== stemGroup[b]) return 0;
@@ -509,6 +509,14 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
   });
   const chosen: Array<Match | null> = sentences.map(() => null);
   for (let r = bestRef; r >= 0; r = refs[r].prev) chosen[refs[r].s] = candidates[refs[r].s][refs[r].c];
+  /** The stretch of the nearest sentence before (step -1) or after (step 1) sentence `s` that has one. */
+  const neighbour = (s: number, step: 1 | -1): Match | null => {
+    for (let n = s + step; n >= 0 && n < sentences.length; n += step) {
+      const c = chosen[n];
+      if (c) return c;
+    }
+    return null;
+  };
 
   // Sentences without a stretch: looked for in the gap their neighbours leave.
   let floor = 0;
@@ -518,14 +526,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
       floor = here.to + 1;
       continue;
     }
-    let ceil = T;
-    for (let n = s + 1; n < sentences.length; n++) {
-      const next = chosen[n];
-      if (next) {
-        ceil = next.from;
-        break;
-      }
-    }
+    const ceil = neighbour(s, 1)?.from ?? T;
     if (ceil <= floor) continue;
     const units = sentences[s].units;
     const slack = slackOf(units.length);
@@ -553,14 +554,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
       after = here.to + 1;
       continue;
     }
-    let before = T;
-    for (let n = s + 1; n < sentences.length; n++) {
-      const next = chosen[n];
-      if (next) {
-        before = next.from;
-        break;
-      }
-    }
+    const before = neighbour(s, 1)?.from ?? T;
     const n = sentences[s].units.length;
     const slack = slackOf(n);
     const wider = lcs(
@@ -651,22 +645,10 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
   report.sentenceCount = sentences.length;
 
   function gapSpan(si: number) {
-    let startSeconds: number | null = null;
-    let endSeconds: number | null = null;
-    for (let p = si - 1; p >= 0; p--) {
-      const c = chosen[p];
-      if (c) {
-        startSeconds = seconds(c.from, c.to).endSeconds;
-        break;
-      }
-    }
-    for (let n = si + 1; n < sentences.length; n++) {
-      const c = chosen[n];
-      if (c) {
-        endSeconds = seconds(c.from, c.to).startSeconds;
-        break;
-      }
-    }
+    const prev = neighbour(si, -1);
+    const next = neighbour(si, 1);
+    let startSeconds = prev ? seconds(prev.from, prev.to).endSeconds : null;
+    let endSeconds = next ? seconds(next.from, next.to).startSeconds : null;
     if (startSeconds === null) startSeconds = passages.find((p) => p.start !== null)?.start ?? null;
     if (endSeconds === null && startSeconds !== null) endSeconds = startSeconds;
     return { startSeconds, endSeconds };
@@ -725,10 +707,12 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
   return { figure, ...report, diff };
 }
 
+/** A word without its contraction ending ("didn't" → "did", "I'm" → "I"). */
+const stem = (w: string) => w.replace(/n't$|'(m|s|d|ll|re|ve)$/, "");
+
 /** A contraction and the first word it stands for ("didn't" / "did", "I'm" / "I", "we'd" / "we"). */
 function contracted(a: string, b: string): boolean {
-  const base = (w: string) => w.replace(/n't$|'(m|s|d|ll|re|ve)$/, "");
-  return (a.includes("'") && base(a) === b) || (b.includes("'") && base(b) === a);
+  return (a.includes("'") && stem(a) === b) || (b.includes("'") && stem(b) === a);
 }
 
 /**
