@@ -6,8 +6,9 @@
 // tiers use (pocketsphinx and its test recordings, espeak-ng, Chromium) are installed where allowed
 // (root or passwordless sudo, not with NO_INSTALL=1). The e2e tier builds the web app when stale.
 import { spawnSync } from "node:child_process";
+import { aptInstall, missingPackages } from "./lib/apt.mjs";
 import { ensureWebBuild } from "./lib/build.mjs";
-import { DEFAULT_REDIS_URL, ensurePackages, ensureServices } from "./lib/services.mjs";
+import { DEFAULT_REDIS_URL, ensureServices } from "./lib/services.mjs";
 
 const tiers = ["unit", "integration", "e2e"];
 const args = process.argv.slice(2);
@@ -26,8 +27,8 @@ if (run.some((t) => t !== "unit")) {
 }
 if (run.includes("e2e") && !process.env.CHROMIUM_PATH) packages.add("chromium");
 if (packages.size) {
-  const missing = ensurePackages([...packages], { log, why: "the test tiers" });
-  if (missing.length) log(`tests that need ${missing.join(", ")} will fail`);
+  if (!aptInstall([...packages], { log, why: "the test tiers" }))
+    log(`tests that need ${missingPackages([...packages]).join(", ")} will fail`);
 }
 
 let services = { stop: async () => {} };

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { aptInstall, has, installCommand, missingPackages } from "./apt.mjs";
+import { aptInstall, has, installCommand } from "./apt.mjs";
 import { startEmbeddedPostgres } from "./postgres.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -171,14 +171,4 @@ export async function ensureServices({ log = console.log, warn = log } = {}) {
     throw err;
   }
   return { stop };
-}
-
-/**
- * Debian packages for the offline path and the test tiers, installed where allowed (see apt.mjs).
- * Returns the packages still missing afterwards.
- */
-export function ensurePackages(pkgs, { log, warn = log, why }) {
-  if (missingPackages(pkgs).length === 0) return [];
-  aptInstall(pkgs, { log, warn, why });
-  return missingPackages(pkgs);
 }

@@ -22,7 +22,7 @@ export interface MigrateOptions {
 }
 
 /** The first line of a migration that must run outside a transaction (CREATE INDEX CONCURRENTLY). */
-export const NO_TRANSACTION_MARKER = "-- kikitori:no-transaction";
+const NO_TRANSACTION_MARKER = "-- kikitori:no-transaction";
 
 const LOCK_KEY = 72_707_369; // advisory lock id: one runner at a time per database
 const TIMEOUT = /^\d+(ms|s|min|h)?$/;
