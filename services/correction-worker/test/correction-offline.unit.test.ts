@@ -1,22 +1,11 @@
 import { speakerLabels } from "@kikitori/shared/server";
 import { type CorrectionInput, createCorrectionEngine, OfflineCorrectionEngine } from "../src/correction/index.ts";
 import { OpenAiCorrectionEngine } from "../src/correction/openai.ts";
-import { type FixtureName, fixture } from "./fixtures/correction-transcripts.ts";
+import { correctionInput, type FixtureName, fixture } from "./fixtures/correction-transcripts.ts";
 
 const engine = new OfflineCorrectionEngine();
 
-function input(transcript: string, over: Partial<CorrectionInput> = {}): CorrectionInput {
-  return {
-    transcript,
-    language: "en",
-    interviewer: "",
-    interviewee: "",
-    tone: null,
-    interviewExample: "",
-    fileType: "meeting",
-    ...over,
-  };
-}
+const input = correctionInput;
 
 async function correct(transcript: string, over: Partial<CorrectionInput> = {}): Promise<string> {
   return (await engine.correct(input(transcript, over))).text;

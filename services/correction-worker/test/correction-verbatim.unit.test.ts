@@ -4,23 +4,14 @@
  * Both the offline rules and the check of a language model's answer (verbatim.ts).
  */
 import { normWord, tokenize } from "@kikitori/shared/language";
-import type { CorrectionInput, CorrectionTurn } from "../src/correction/index.ts";
+import type { CorrectionTurn } from "../src/correction/index.ts";
 import { asksByForm, formatFor, OfflineCorrectionEngine } from "../src/correction/offline.ts";
 import { checkVerbatim, type VerbatimPlan } from "../src/correction/verbatim.ts";
-import { FIXTURE_LANGUAGE, type FixtureName, fixture } from "./fixtures/correction-transcripts.ts";
+import { correctionInput, FIXTURE_LANGUAGE, type FixtureName, fixture } from "./fixtures/correction-transcripts.ts";
 
 const engine = new OfflineCorrectionEngine();
 
-const input = (transcript: string, over: Partial<CorrectionInput> = {}): CorrectionInput => ({
-  transcript,
-  language: "en",
-  interviewer: "",
-  interviewee: "",
-  tone: null,
-  interviewExample: "",
-  fileType: "meeting",
-  ...over,
-});
+const input = correctionInput;
 
 const turn = (speaker: number, text: string): CorrectionTurn => ({
   speaker,
