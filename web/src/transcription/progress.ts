@@ -224,7 +224,7 @@ function applyEvent(state: TranscriptionState, event: ProgressEvent): Transcript
       return advance(state, "transcribing", transcribingValue(event.transcriptionProgress));
     case "Transcription in progress": {
       const next = advance(state, "transcribing", transcribingValue(event.transcriptionProgress));
-      return event.stage && next.phase === "transcribing" ? withStage(next, event) : next;
+      return next.phase === "transcribing" ? withStage(next, event) : next;
     }
     case "Transcription complete": {
       const withText = { ...state, transcription: event.transcription, transcriptionTime: event.transcriptionTime };
