@@ -41,7 +41,7 @@ if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtime
 const { canConnect, ensureServices, waitFor, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } = await import(
   "./lib/services.mjs"
 );
-const { aptInstall } = await import("./lib/apt.mjs");
+const { aptInstall, has } = await import("./lib/apt.mjs");
 const { ensureWebBuild } = await import("./lib/build.mjs");
 const warn = (m) => console.warn(`\x1b[33m[start]\x1b[0m ${m}`);
 
@@ -111,8 +111,8 @@ if (engine === "whisper" && !process.env.WHISPER_MODEL_PATH) {
   });
   if (pull.status !== 0) {
     pocketsphinxNeeded = true;
-    console.warn(
-      "\x1b[33m[start]\x1b[0m the Whisper model could not be downloaded: English recordings use the rough offline\n" +
+    warn(
+      "the Whisper model could not be downloaded: English recordings use the rough offline\n" +
         "        pocketsphinx engine (30-55 % of words wrong on real speech, no punctuation) and other languages\n" +
         "        are refused. Run `npm run models -- pull` when online, or set WHISPER_MODEL_PATH to a ggml file.",
     );
@@ -126,16 +126,15 @@ if (!["classic", "none"].includes(process.env.DIARIZATION_ENGINE ?? "auto")) {
     env,
   });
   if (pull.status !== 0) {
-    console.warn(
-      "\x1b[33m[start]\x1b[0m the speaker diarization models could not be downloaded: the classic engine tells the\n" +
+    warn(
+      "the speaker diarization models could not be downloaded: the classic engine tells the\n" +
         "        voices apart (good for two clearly different voices). Run `npm run models -- pull diarization` when online.",
     );
   }
 }
 if (pocketsphinxNeeded) {
   const installed = () =>
-    spawnSync("sh", ["-c", "command -v pocketsphinx_continuous"]).status === 0 &&
-    existsSync("/usr/share/pocketsphinx/model/en-us/en-us.lm.bin");
+    has("pocketsphinx_continuous") && existsSync("/usr/share/pocketsphinx/model/en-us/en-us.lm.bin");
   // Debian's packages, where this may install them (as root or with passwordless sudo, not with NO_INSTALL=1).
   if (!installed())
     aptInstall(["pocketsphinx", "pocketsphinx-en-us"], { log, warn, why: "offline speech recognition" });
