@@ -19,7 +19,7 @@
  * server such as Ollama or vLLM, OPENAI_BASE_URL) and CORRECTION_MODEL are set; otherwise it is
  * reported as not measured (no model can be reached from this machine).
  */
-import { fidelityReport } from "@kikitori/shared";
+import { type FidelityReport, fidelityReport } from "@kikitori/shared";
 import {
   type CorrectionEngine,
   type CorrectionInput,
@@ -51,6 +51,10 @@ const ms = (xs: number[]) => {
   return `${s[0].toFixed(0)} / ${s[s.length >> 1].toFixed(0)} ms`;
 };
 
+/** Every flag a report raises. */
+const flagCount = (r: FidelityReport) =>
+  r.invented.length + r.misattributed.length + r.reworded.length + r.dropped.length;
+
 // Part 1: planted faults.
 const SEEDS = 8;
 console.log(`Planted faults (generated interviews, ${FAULTS.length} faults each, ${SEEDS} per language)\n`);
@@ -77,7 +81,7 @@ for (const language of ["en", "ja"] as const) {
     const iv = generateInterview(language, seed, 6000);
     const clean = fidelityReport(iv.raw, iv.interview, iv.options);
     chars += iv.interview.length;
-    falseFlags += clean.invented.length + clean.misattributed.length + clean.reworded.length + clean.dropped.length;
+    falseFlags += flagCount(clean);
     const p = plantFaults(iv, seed);
     const r = fidelityReport(iv.raw, p.interview, iv.options);
     for (const fault of p.faults) {
@@ -108,7 +112,7 @@ for (const language of ["en", "ja"] as const) {
         speakers: heard.speakers.map((x) => ({ id: x.id, name: x.name })),
       });
       engineChars += text.length;
-      engineFlags += e.invented.length + e.misattributed.length + e.reworded.length + e.dropped.length;
+      engineFlags += flagCount(e);
     }
   }
   planted.push([
