@@ -9,7 +9,7 @@
 import { jest } from "@jest/globals";
 import { QUEUES } from "@kikitori/shared";
 import { createQueue, createRedis } from "@kikitori/shared/server";
-import { exitWithin, type ServiceProcess } from "../../../tests/infra/service-process.ts";
+import { deletePrefix, exitWithin, type ServiceProcess } from "../../../tests/infra/service-process.ts";
 import { insertJob } from "../../../tests/support/db.ts";
 import { api, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { type StandinRequest, startOpenAiStandin } from "../../../tests/support/openai-standin.ts";
@@ -77,12 +77,7 @@ afterAll(async () => {
   for (const svc of running)
     if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill("SIGKILL");
   const redis = createRedis(t.env.REDIS_URL, "client");
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${t.prefix}:*`, "COUNT", 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== "0");
+  await deletePrefix(redis, t.prefix);
   redis.disconnect();
   await t?.close();
 });
@@ -126,6 +121,27 @@ function workerEnv(standinUrl: string, shutdownMs: number): Record<string, strin
   };
 }
 
+/** A first worker on the queued job, sent SIGTERM once the second section is asked for; it exits 0 within `graceMs`. */
+async function stopWhileSecondSectionAsked(standin: { url: string; requests: StandinRequest[] }, graceMs: number) {
+  const first = await startWorker(t, "correction-worker", workerEnv(standin.url, graceMs));
+  running.push(first);
+  await until("the second section's request", () => (standin.requests.length >= 2 ? true : undefined));
+  first.child.kill("SIGTERM");
+  expect(await exitWithin(first, graceMs)).toBe(0);
+  return first;
+}
+
+/** A second worker started on the handed-back job; the job row once it has completed or failed. */
+async function finishWithSecondWorker(standinUrl: string, graceMs: number, jobId: string) {
+  const second = await startWorker(t, "correction-worker", workerEnv(standinUrl, graceMs));
+  running.push(second);
+  const done = await until("the job to complete", async () => {
+    const row = await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } });
+    return row.status === "completed" || row.status === "failed" ? row : undefined;
+  });
+  return { second, done };
+}
+
 it("SIGTERM mid-job: the section in hand finishes, the job goes back to the queue, and another worker finishes it without redoing a section", async () => {
   // Every section takes a while to answer, so the job is long enough to be caught in the middle.
   const standin = await startOpenAiStandin(async (req) => {
@@ -135,12 +151,8 @@ it("SIGTERM mid-job: the section in hand finishes, the job goes back to the queu
   const q = await queuedCorrection();
   const GRACE_MS = 20_000;
   try {
-    const first = await startWorker(t, "correction-worker", workerEnv(standin.url, GRACE_MS));
-    running.push(first);
     // The second section is being asked for: the first is stored, the second is in flight.
-    await until("the second section's request", () => (standin.requests.length >= 2 ? true : undefined));
-    first.child.kill("SIGTERM");
-    expect(await exitWithin(first, GRACE_MS)).toBe(0);
+    const first = await stopWhileSecondSectionAsked(standin, GRACE_MS);
 
     const firstLog = logLines(first);
     const stopAt = firstLog.findIndex((l) => l.msg === "shutting down");
@@ -175,12 +187,7 @@ it("SIGTERM mid-job: the section in hand finishes, the job goes back to the queu
     expect(snap.body.correctionProgress).toBe(Math.floor((99 * askedByFirst) / total));
 
     // A second worker takes the job up from the stored sections.
-    const second = await startWorker(t, "correction-worker", workerEnv(standin.url, GRACE_MS));
-    running.push(second);
-    const done = await until("the job to complete", async () => {
-      const row = await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: q.jobId } });
-      return row.status === "completed" || row.status === "failed" ? row : undefined;
-    });
+    const { second, done } = await finishWithSecondWorker(standin.url, GRACE_MS, q.jobId);
     expect(done.status).toBe("completed");
     // Each section asked for exactly once over both workers, and the text is every answer in order.
     const sections = standin.requests.map(sectionOf);
@@ -220,11 +227,7 @@ it("a section still unanswered when the grace period is nearly up is given up, a
   const q = await queuedCorrection();
   const GRACE_MS = 5_000;
   try {
-    const first = await startWorker(t, "correction-worker", workerEnv(standin.url, GRACE_MS));
-    running.push(first);
-    await until("the held request", () => (standin.requests.length >= 2 ? true : undefined));
-    first.child.kill("SIGTERM");
-    expect(await exitWithin(first, GRACE_MS)).toBe(0);
+    const first = await stopWhileSecondSectionAsked(standin, GRACE_MS);
     const firstLog = logLines(first);
     expect(firstLog.some((l) => l.msg === "job failed")).toBe(false);
     expect(firstLog.find((l) => l.msg?.startsWith("shutdown time used up"))).toMatchObject({
@@ -237,12 +240,7 @@ it("a section still unanswered when the grace period is nearly up is given up, a
     expect(parked).toMatchObject({ attemptsMade: 0, stalledCounter: 0 });
     expect(await t.db.correctionSection.count({ where: { jobId: q.jobId } })).toBe(1);
 
-    const second = await startWorker(t, "correction-worker", workerEnv(standin.url, 20_000));
-    running.push(second);
-    const done = await until("the job to complete", async () => {
-      const row = await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: q.jobId } });
-      return row.status === "completed" || row.status === "failed" ? row : undefined;
-    });
+    const { second, done } = await finishWithSecondWorker(standin.url, 20_000, q.jobId);
     expect(done.status).toBe("completed");
     // Only the given-up section was asked for twice; the stored one was not redone.
     const sections = standin.requests.map(sectionOf);
