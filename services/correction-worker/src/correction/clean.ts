@@ -1,7 +1,7 @@
 /** Removing hesitations, stutters and accidental repetitions. Deletes words; never adds any. */
 
 import { normWord } from "@kikitori/shared/language";
-import { rulesFor, type TextLang } from "./rules.ts";
+import { rulesFor, SOUND_FILLER, type TextLang } from "./rules.ts";
 import { hasComma, hasEnder, type Token } from "./tokens.ts";
 
 /**
@@ -30,7 +30,7 @@ export function removeFillers(tokens: Token[], lang: TextLang): Token[] {
   for (let i = 0; i < tokens.length; i++) {
     const w = normWord(tokens[i].word);
     if (!w) continue;
-    if (rules.fillers.has(w) || /^(?:u+m+|u+h+|e+r+m+|h+m+|m{2,})$/.test(w)) {
+    if (rules.fillers.has(w) || SOUND_FILLER.test(w)) {
       if (lang !== "en" && (w === "er" || w === "ah")) continue;
       dropToken(tokens, i);
       i--;

@@ -41,6 +41,9 @@ export interface LangRules {
   connectors: Set<string>;
 }
 
+/** Hesitation sounds however long they are drawn out ("ummm", "hmm"): fillers in every language. */
+export const SOUND_FILLER = /^(?:u+m+|u+h+|e+r+m+|h+m+|m{2,})$/;
+
 /** Hesitations that are not words in any of the languages with rules: removed whatever the language. */
 const GENERIC_FILLERS = "hmm hmmm hm mm mmm ehm uhm umm erm euh heu äh ähm öhm";
 

@@ -17,7 +17,7 @@ import { tokenize, type WordToken } from "@kikitori/shared/language";
 import { diffArrays } from "diff";
 import { type FormatContext, parseLabelledText, type TurnFormat } from "./format.ts";
 import type { Role } from "./port.ts";
-import { rulesFor, type TextLang } from "./rules.ts";
+import { rulesFor, SOUND_FILLER, type TextLang } from "./rules.ts";
 import { EXPANSIONS } from "./tone.ts";
 
 export interface VerbatimPlan {
@@ -49,7 +49,8 @@ const SPACELESS_FILLERS = new Set(
     " ",
   ),
 );
-const SOUND_FILLER = /^(?:u+m+|u+h+|e+r+m+|h+m+|m{2,}|ä+h+m*|e+h+m*)$/;
+/** Drawn-out German and Spanish hesitations, beyond the offline rules' sound fillers. */
+const DRAWN_OUT_FILLER = /^(?:ä+h+m*|e+h+m*)$/;
 const PHRASE_FILLERS: ReadonlyArray<[string, string]> = [
   ["you", "know"],
   ["i", "mean"],
@@ -275,7 +276,7 @@ function leftOutProblems(
   const removed = (k: number) => k >= 0 && k < src.length && !matched[k];
   const explained = (k: number): boolean => {
     const w = norm(k);
-    if (rules.fillers.has(w) || rules.commaFillers.has(w) || SOUND_FILLER.test(w) || SPACELESS_FILLERS.has(w))
+    if (rules.fillers.has(w) || rules.commaFillers.has(w) || SOUND_FILLER.test(w) || DRAWN_OUT_FILLER.test(w) || SPACELESS_FILLERS.has(w))
       return true;
     for (const [a, b] of PHRASE_FILLERS) {
       if (w === a && norm(k + 1) === b && removed(k + 1)) return true;
