@@ -276,7 +276,13 @@ function leftOutProblems(
   const removed = (k: number) => k >= 0 && k < src.length && !matched[k];
   const explained = (k: number): boolean => {
     const w = norm(k);
-    if (rules.fillers.has(w) || rules.commaFillers.has(w) || SOUND_FILLER.test(w) || DRAWN_OUT_FILLER.test(w) || SPACELESS_FILLERS.has(w))
+    if (
+      rules.fillers.has(w) ||
+      rules.commaFillers.has(w) ||
+      SOUND_FILLER.test(w) ||
+      DRAWN_OUT_FILLER.test(w) ||
+      SPACELESS_FILLERS.has(w)
+    )
       return true;
     for (const [a, b] of PHRASE_FILLERS) {
       if (w === a && norm(k + 1) === b && removed(k + 1)) return true;
