@@ -11,6 +11,11 @@ const MIN_PREFIX = 4;
 const MISS_COST = 0.5;
 /** Cost of a transcript unit skipped inside a sentence's stretch. */
 const SKIP_COST = 0.25;
+const CANDIDATES = 4;
+const VOTERS = 8;
+const GAP_SCAN = 600;
+/** Most diagonals one sentence's units vote for (beyond its two rarest units). */
+const MAX_VOTES = 1500;
 
 /** Content: the toolkit's topic words, plus any number (a date or an amount is what gets checked first). */
 export const isContent = (t: WordToken) => t.content || DIGIT.test(t.norm);
@@ -48,7 +53,7 @@ export interface Match {
  * The alignment of sentences against the transcript's units `tUnits`; `names` are the interned
  * words the units' keys stand for (the list may grow as sentences are interned).
  */
-export function createAligner(
+function createAligner(
   tUnits: Unit[],
   names: readonly string[],
   spaceless: boolean,
@@ -163,6 +168,187 @@ export function createAligner(
     return { from, to, matched, score: best - MISS_COST * (total - matched), pairs, sims };
   };
   return lcs;
+}
+
+/**
+ * Each sentence's stretch of the transcript's units (null: none found): candidate stretches per
+ * sentence, the chain of them that moves forward through the transcript with most score in all,
+ * the sentences left without one looked for in the gap their neighbours leave, then each stretch
+ * aligned once more between its neighbours'.
+ */
+export function alignSentences(
+  tUnits: Unit[],
+  names: readonly string[],
+  spaceless: boolean,
+  sentences: ReadonlyArray<{ units: Unit[]; total: number }>,
+): Array<Match | null> {
+  const lcs = createAligner(tUnits, names, spaceless);
+  // Where each unit occurs, for finding candidate stretches; in text without spaces by pairs of
+  // letters (a single letter occurs everywhere).
+  const voteKey = (units: Unit[], i: number) =>
+    !spaceless ? units[i].key : i + 1 < units.length ? units[i].key * 1_000_003 + units[i + 1].key : -1 - units[i].key;
+  const postings = new Map<number, number[]>();
+  tUnits.forEach((_, i) => {
+    const key = voteKey(tUnits, i);
+    const list = postings.get(key);
+    if (list) list.push(i);
+    else postings.set(key, [i]);
+  });
+
+  // Candidate stretches per sentence: diagonals of its rarest units, scored inside a window.
+  const T = tUnits.length;
+  const slackOf = (n: number) => Math.min(24, Math.max(3, Math.ceil(n / 3)));
+  const diagonals = new Int32Array(2 * (MAX_VOTES + T) + 1);
+  const candidates: Match[][] = sentences.map((s) => {
+    const n = s.units.length;
+    const slack = slackOf(n);
+    const voters = s.units
+      .map((_, j) => ({ j, list: postings.get(voteKey(s.units, j)) ?? [] }))
+      .filter((v) => v.list.length > 0)
+      .sort((a, b) => a.list.length - b.list.length)
+      .slice(0, VOTERS);
+    // Diagonals (where the sentence would start) of the rarest units, a few thousand at most.
+    let count = 0;
+    for (const [k, v] of voters.entries()) {
+      if (k >= 2 && count + v.list.length > MAX_VOTES) break;
+      // A unit said everywhere votes at evenly spread places only (a text of one repeated word).
+      const stride = Math.max(1, Math.ceil(v.list.length / (MAX_VOTES / 2)));
+      for (let q = 0; q < v.list.length; q += stride) diagonals[count++] = v.list[q] - v.j;
+    }
+    const diag = diagonals.subarray(0, count).sort();
+    // Per diagonal, the votes within `slack` after it; the best few clusters, apart from each other.
+    const inWindow = new Int32Array(count);
+    for (let a = 0, b = 0; a < count; a++) {
+      while (b < count && diag[b] <= diag[a] + slack) b++;
+      inWindow[a] = b - a;
+    }
+    const best: number[] = [];
+    let top = 0;
+    for (let c = 0; c < CANDIDATES; c++) {
+      let bi = -1;
+      for (let a = 0; a < count; a++) {
+        if (inWindow[a] > 0 && (bi < 0 || inWindow[a] > inWindow[bi])) bi = a;
+      }
+      if (bi < 0) break;
+      if (c === 0) top = inWindow[bi];
+      else if (inWindow[bi] * 3 < top) break;
+      const d = diag[bi];
+      best.push(d);
+      for (let a = 0; a < count; a++) if (Math.abs(diag[a] - d) <= slack) inWindow[a] = 0;
+    }
+    const out: Match[] = [];
+    for (const d of best) {
+      const lo = Math.max(0, d - slack);
+      const hi = Math.min(T, d + n + 2 * slack);
+      const m = lcs(s.units, lo, hi);
+      if (m && m.score > 0) out.push(m);
+    }
+    return out;
+  });
+
+  // The chain: candidates that move forward through the transcript, most score in all (Fenwick tree
+  // of the best total by stretch end).
+  const size = T + 2;
+  const treeVal = new Float64Array(size + 1);
+  const treeRef = new Int32Array(size + 1).fill(-1);
+  const refs: Array<{ s: number; c: number; prev: number }> = [];
+  const query = (pos: number): [number, number] => {
+    let v = 0;
+    let r = -1;
+    for (let i = pos; i > 0; i -= i & -i) {
+      if (treeVal[i] > v) {
+        v = treeVal[i];
+        r = treeRef[i];
+      }
+    }
+    return [v, r];
+  };
+  const update = (pos: number, v: number, r: number) => {
+    for (let i = pos; i <= size; i += i & -i) {
+      if (v > treeVal[i]) {
+        treeVal[i] = v;
+        treeRef[i] = r;
+      }
+    }
+  };
+  let bestTotal = 0;
+  let bestRef = -1;
+  candidates.forEach((cands, s) => {
+    const pending: Array<[number, number, number]> = [];
+    cands.forEach((c, ci) => {
+      // A stretch starting at unit `from` may follow a stretch ending before it (tree position = end + 1).
+      const [v, r] = query(c.from + 1);
+      const total = v + c.score;
+      refs.push({ s, c: ci, prev: r });
+      pending.push([c.to + 1, total, refs.length - 1]);
+      if (total > bestTotal) {
+        bestTotal = total;
+        bestRef = refs.length - 1;
+      }
+    });
+    for (const [pos, v, r] of pending) update(pos + 1, v, r);
+  });
+  const chosen: Array<Match | null> = sentences.map(() => null);
+  for (let r = bestRef; r >= 0; r = refs[r].prev) chosen[refs[r].s] = candidates[refs[r].s][refs[r].c];
+  const neighbour = (s: number, step: 1 | -1) => nearestStretch(chosen, s, step);
+
+  // Sentences without a stretch: looked for in the gap their neighbours leave.
+  let floor = 0;
+  for (let s = 0; s < sentences.length; s++) {
+    const here = chosen[s];
+    if (here) {
+      floor = here.to + 1;
+      continue;
+    }
+    const ceil = neighbour(s, 1)?.from ?? T;
+    if (ceil <= floor) continue;
+    const units = sentences[s].units;
+    const slack = slackOf(units.length);
+    const width = units.length + 2 * slack;
+    let best: Match | null = null;
+    const stop = Math.min(ceil, floor + GAP_SCAN);
+    for (let lo = floor; lo < stop; lo += slack) {
+      const m = lcs(units, lo, Math.min(ceil, lo + width));
+      if (m && m.score > 0 && (!best || m.score > best.score)) best = m;
+      if (lo + width >= ceil) break;
+    }
+    if (best) {
+      chosen[s] = best;
+      floor = best.to + 1;
+    }
+  }
+
+  // Each stretch aligned once more in a wider window that stays between its neighbours' stretches (a
+  // candidate window can cut a sentence short where its rarest words also occur just before it).
+  let after = 0;
+  for (let s = 0; s < sentences.length; s++) {
+    const here = chosen[s];
+    if (!here) continue;
+    if (here.matched >= sentences[s].total) {
+      after = here.to + 1;
+      continue;
+    }
+    const before = neighbour(s, 1)?.from ?? T;
+    const n = sentences[s].units.length;
+    const slack = slackOf(n);
+    const wider = lcs(
+      sentences[s].units,
+      Math.max(after, here.from - n - slack),
+      Math.min(before, here.to + 1 + n + slack),
+    );
+    if (wider && wider.score > here.score) chosen[s] = wider;
+    after = (chosen[s] as Match).to + 1;
+  }
+  return chosen;
+}
+
+/** The stretch of the nearest sentence before (step -1) or after (step 1) sentence `s` that has one. */
+export function nearestStretch(chosen: ReadonlyArray<Match | null>, s: number, step: 1 | -1): Match | null {
+  for (let n = s + step; n >= 0 && n < chosen.length; n += step) {
+    const c = chosen[n];
+    if (c) return c;
+  }
+  return null;
 }
 
 /** A word without its contraction ending ("didn't" → "did", "I'm" → "I"). */
