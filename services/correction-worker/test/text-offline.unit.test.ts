@@ -8,8 +8,9 @@ import { detectLanguage, splitSentences } from "@kikitori/shared/language";
 import { checkSummary, checkTitles, describeFailure } from "../src/text/checks.ts";
 import { findSpeakerLabels } from "../src/text/labels.ts";
 import { textRank } from "../src/text/rank.ts";
+import { parseSteering } from "../src/text/steering.ts";
 import { summarizeOffline } from "../src/text/summarize.ts";
-import { parseSteering, titlesOffline } from "../src/text/titles.ts";
+import { titlesOffline } from "../src/text/titles.ts";
 import { wovenSentence } from "../src/text/weave.ts";
 
 const FIX = path.resolve(import.meta.dirname, "fixtures");

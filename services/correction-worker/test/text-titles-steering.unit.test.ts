@@ -8,7 +8,9 @@ import { detectLanguage, spacingOf, tokenize } from "@kikitori/shared/language";
 import { checkTitles, describeFailure } from "../src/text/checks.ts";
 import { foldWord } from "../src/text/keyphrases.ts";
 import { OfflineTextEngine } from "../src/text/offline.ts";
-import { parseSteering, patternWords, titlesOffline } from "../src/text/titles.ts";
+import { parseSteering } from "../src/text/steering.ts";
+import { patternWords } from "../src/text/title-patterns.ts";
+import { titlesOffline } from "../src/text/titles.ts";
 
 const DIR = path.resolve(import.meta.dirname, "fixtures/text-corpus");
 const read = (f: string) => readFileSync(path.join(DIR, f), "utf8");

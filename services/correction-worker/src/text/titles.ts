@@ -11,9 +11,11 @@
  * their order (diverse). A repeated run on the same text gets the next set of combinations (variant).
  */
 import { charCount, headingBlocks, textLines } from "@kikitori/shared";
-import { detectLanguage, spacingOf, splitSentences, tokenize, wordBoundaries } from "@kikitori/shared/language";
-import { documentWordFreq, foldWord, type KeyPhrase, keyPhrases, overlaps, topKeyPhrases } from "./keyphrases.ts";
+import { detectLanguage, spacingOf, splitSentences, wordBoundaries } from "@kikitori/shared/language";
+import { documentWordFreq, type KeyPhrase, keyPhrases, overlaps, topKeyPhrases } from "./keyphrases.ts";
 import { findSpeakerLabels } from "./labels.ts";
+import { focusedPhrases, parseSteering, quotedInText, type Steering } from "./steering.ts";
+import { type Patterns, patternsFor, wordSet } from "./title-patterns.ts";
 
 export interface TitlesRequest {
   text: string;
@@ -30,195 +32,15 @@ export interface TitlesAnswer {
   headings: string[];
 }
 
-/** What the custom request asks for, as far as an engine without a model can follow it. */
-export interface Steering {
-  /** Normalised topic words of the request: phrases of the text holding one rank first. */
-  focus: Set<string>;
-  /** Quoted terms of the request: used when (and as) the text writes them, never otherwise. */
-  quoted: string[];
-  question: boolean;
-  short: boolean;
-  list: boolean;
-  tone: "formal" | "casual" | null;
-}
-
-interface Patterns {
-  normal: string[];
-  question: string[];
-  short: string[];
-  list: string[];
-  interview: string[];
-  meeting: string[];
-  formal: string[];
-  casual: string[];
-  /** Joins two phrases in a heading. */
-  pair: string;
-}
-
-/** Headline patterns per language. {A} {B} {C}: key phrases; {G}: the interviewee; {N}: a count. */
-const PATTERNS: Record<string, Patterns> = {
-  en: {
-    normal: [
-      "{A}: {B} and {C}",
-      "{A} and {B}",
-      "From {A} to {B}",
-      "{A} in focus: {B}",
-      "{B} and the future of {A}",
-      "A closer look at {A} and {B}",
-      "Rethinking {A}",
-      "{A}, {B} and {C}",
-    ],
-    question: [
-      "What's next for {A}?",
-      "{A}: what role for {B}?",
-      "Is it time to rethink {A}?",
-      "What can {A} teach us about {B}?",
-      "Where next for {A} and {B}?",
-      "{A} or {B}?",
-    ],
-    // Headline style with a noun phrase in each slot: no bare "{A}" or "On {A}" fragments.
-    short: ["{A} and {B}", "{A}: {B}", "{A} in focus", "Rethinking {A}"],
-    list: [
-      "{N} things to know about {A}",
-      "{N} takeaways on {A} and {B}",
-      "{A}: {N} key points",
-      "{N} lessons from {A}",
-    ],
-    interview: ["{G} on {A}", "{G} on {A} and {B}", "In conversation with {G}: {A}"],
-    meeting: ["Meeting notes: {A} and {B}", "{A}, {B}, {C}: decisions and next steps"],
-    formal: ["{A} and {B}: an overview", "{A}: a review of {B}", "The state of {A}", "{A}, {B} and {C}: an assessment"],
-    casual: [
-      "Let's talk about {A}",
-      "{A}? Here's what you need to know",
-      "Everything you wanted to know about {A}",
-      "All about {A} and {B}",
-    ],
-    pair: "{A} and {B}",
-  },
-  de: {
-    normal: [
-      "{A}: {B} und {C}",
-      "{A} und {B}",
-      "Von {A} bis {B}",
-      "{A} im Fokus: {B}",
-      "{B} und die Zukunft von {A}",
-      "Ein genauer Blick auf {A} und {B}",
-      "Alles über {A}",
-      "{A} neu gedacht",
-      "{A}, {B} und {C}",
-    ],
-    question: [
-      "Was bedeutet {A} für {B}?",
-      "Wie geht es weiter mit {A}?",
-      "Ist {A} die Lösung für {B}?",
-      "Welche Rolle spielt {B} für {A}?",
-      "{A} oder {B}?",
-    ],
-    short: ["{A} und {B}", "{A}: {B}", "{A} im Fokus", "{A} neu gedacht"],
-    list: ["{N} Dinge, die man über {A} wissen sollte", "{N} Erkenntnisse zu {A} und {B}", "{A}: {N} wichtige Punkte"],
-    interview: ["{G} über {A}", "{G} über {A} und {B}", "Im Gespräch mit {G}: {A}"],
-    meeting: ["Protokoll: {A} und {B}", "{A}, {B}, {C}: Ergebnisse und nächste Schritte"],
-    formal: ["{A} und {B}: ein Überblick", "{A}: eine Bestandsaufnahme", "{A}, {B} und {C}: eine Einordnung"],
-    casual: ["Was Sie über {A} wissen sollten", "Darum geht's: {A} und {B}", "{A}? Das steckt dahinter"],
-    pair: "{A} und {B}",
-  },
-  ja: {
-    normal: [
-      "{A}と{B}",
-      "{A}：{B}と{C}",
-      "{A}から考える{B}",
-      "いま知りたい{A}",
-      "{A}と{B}のこれから",
-      "{A}の現在地",
-      "{A}、{B}、{C}",
-    ],
-    question: ["{A}は{B}をどう変えるのか", "なぜ今、{A}なのか", "{A}の課題とは何か", "{A}はこれからどうなるのか"],
-    short: ["{A}", "{A}と{B}", "{A}の話", "{A}・{B}"],
-    list: ["{A}について知っておきたい{N}つのこと", "{A}：{N}つのポイント", "{A}と{B}、{N}つの要点"],
-    interview: ["{G}さんに聞く{A}", "{G}さんが語る{A}と{B}", "インタビュー：{G}さんと{A}"],
-    meeting: ["議事録：{A}と{B}", "{A}・{B}に関する決定事項"],
-    formal: ["{A}に関する考察", "{A}と{B}の現状と課題", "{A}をめぐる論点"],
-    casual: ["ざっくりわかる{A}", "{A}って実際どうなの？", "{A}と{B}の話をしよう"],
-    pair: "{A}と{B}",
-  },
-  zh: {
-    normal: ["{A}与{B}", "{A}：{B}与{C}", "从{A}看{B}", "聚焦{A}", "{A}的现在与未来", "读懂{A}", "{A}、{B}与{C}"],
-    question: ["{A}将如何改变{B}？", "为什么{A}如此重要？", "{A}的未来在哪里？", "{A}能解决{B}吗？"],
-    short: ["{A}", "{A}与{B}", "谈{A}", "{A}、{B}"],
-    list: ["关于{A}的{N}个要点", "{A}：{N}个关键问题", "{N}个角度看{A}"],
-    interview: ["{G}谈{A}", "专访{G}：{A}与{B}", "对话{G}：{A}"],
-    meeting: ["会议纪要：{A}与{B}", "关于{A}和{B}的决定"],
-    formal: ["关于{A}与{B}的分析", "{A}的现状与展望", "{A}问题研究"],
-    casual: ["一文看懂{A}", "聊聊{A}和{B}", "{A}到底怎么样？"],
-    pair: "{A}与{B}",
-  },
-};
-
-/** Any other language: punctuation-only patterns, no words of a language the text may not be in. */
-const GENERIC: Patterns = {
-  normal: ["{A}: {B}", "{A} · {B} · {C}", "{A} — {B}", "{A}", "{A}, {B}"],
-  question: ["{A}?", "{A} — {B}?"],
-  short: ["{A}", "{A} · {B}"],
-  list: ["{A}: {N}", "{N} × {A}"],
-  interview: ["{G}: {A}", "{G} — {A} · {B}"],
-  meeting: ["{A} · {B}", "{A} · {B} · {C}"],
-  formal: ["{A}: {B}", "{A} — {B} — {C}"],
-  casual: ["{A}!", "{A} + {B}"],
-  pair: "{A} · {B}",
-};
-
-/** Every fixed word of the language's headline patterns (the only words a title may add to the text's). */
-export function patternWords(lang: string): Set<string> {
-  const p = PATTERNS[lang] ?? GENERIC;
-  const all = [...Object.values(p)].flat().join(" \n ");
-  return wordSet(all.replace(/\{[ABCGN]\}/g, " "), lang);
-}
-
 const INTERVIEWER =
   /^(?:interviewer|interview|host|moderator|question|q|a|answer|frage|antwort|f|interviewerin|聞き手|インタビュアー|司会|質問|记者|主持人|问|答|采访者)$/iu;
 const MEETING =
   /(?:attendees|agenda|action items|minutes|protokoll|tagesordnung|teilnehmende|議事録|出席者|会议纪要|参会人员|会议决定)/iu;
 
-/**
- * Words of a request that say what to do rather than what about ("focus on climate", "Titel mit
- * Schwerpunkt Klima", "気候を中心に"): not topics, so never steered on.
- */
-const INSTRUCTION_WORDS = new Set([
-  ...["focus", "focused", "focusing", "emphasis", "emphasise", "emphasize", "highlight", "stress", "about"],
-  ...["title", "titles", "heading", "headings", "headline", "headlines", "subheading", "subheadings"],
-  ...["make", "please", "write", "keep", "use", "include", "mention", "more", "less", "style", "tone"],
-  ...["short", "shorter", "concise", "brief", "punchy", "question", "questions", "list", "numbered", "number"],
-  ...["article", "text", "interview", "catchy", "simple", "formal", "casual", "topic", "theme", "main"],
-  ...["fokus", "schwerpunkt", "titel", "überschrift", "überschriften", "bitte", "kurz", "knapp", "thema"],
-  ...["中心", "焦点", "重視", "重点", "タイトル", "見出し", "テーマ", "短く", "質問", "リスト", "标题", "重点", "聚焦"],
-]);
-
-/** Phrases of the text that hold a focus word, best first. */
-function focusedPhrases(all: readonly KeyPhrase[], focus: ReadonlySet<string>, lang: string): KeyPhrase[] {
-  if (focus.size === 0) return [];
-  // Folded like the phrases' words ("patents" of a request finds "patent" in the text).
-  const words = [...focus].map((f) => foldWord(f, lang));
-  return topKeyPhrases(
-    all.filter((p) => words.some((f) => p.words.includes(f) || (f.length > 2 && p.key.includes(f)))),
-    3,
-  );
-}
-
-/** The quoted terms of the request as the text writes them (any case); terms the text lacks are dropped. */
-function quotedInText(quoted: readonly string[], text: string): string[] {
-  const lower = text.toLocaleLowerCase();
-  const out: string[] = [];
-  for (const q of quoted) {
-    const at = lower.indexOf(q.toLocaleLowerCase());
-    if (at >= 0 && q.length === q.toLocaleLowerCase().length) out.push(text.slice(at, at + q.length));
-  }
-  return out;
-}
-
 export function titlesOffline(req: TitlesRequest): TitlesAnswer {
   const lang = detectLanguage(req.text, req.language);
   const steering = parseSteering(req.customPrompt, lang);
-  const patterns = PATTERNS[lang] ?? GENERIC;
+  const patterns = patternsFor(lang);
   const wordFreq = documentWordFreq(req.text, lang);
   const all = keyPhrases(req.text, lang, { focus: steering.focus, wordFreq });
   // Titles are built from phrases the text repeats; one-off phrases only when there are too few.
@@ -233,44 +55,6 @@ export function titlesOffline(req: TitlesRequest): TitlesAnswer {
   return {
     titles: makeTitles(req, lang, patterns, steering, top),
     headings: makeHeadings(req, lang, patterns, steering, all, wordFreq),
-  };
-}
-
-/** Reads the angle (focus words, quoted terms), the tone and the form out of the custom request. */
-export function parseSteering(prompt: string, lang: string): Steering {
-  const p = prompt.trim();
-  const quoted: string[] = [];
-  for (const m of p.matchAll(
-    /"([^"\n]{1,60})"|“([^”\n]{1,60})”|„([^“”\n]{1,60})[“”]|「([^」\n]{1,60})」|『([^』\n]{1,60})』/gu,
-  )) {
-    const q = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").trim();
-    if (q) quoted.push(q);
-  }
-  const focus = new Set<string>();
-  if (p) {
-    const promptLang = detectLanguage(p, lang);
-    for (const l of new Set([lang, promptLang])) {
-      for (const t of tokenize(p, l)) {
-        if (!t.content || INSTRUCTION_WORDS.has(t.norm) || /^\d+$/u.test(t.norm)) continue;
-        focus.add(t.norm);
-      }
-    }
-  }
-  const formal =
-    /\bformal|\bserious|academic|professional|sober|neutral|sachlich|seriös|formell|wissenschaftlich|フォーマル|堅|硬い|正式|学術|严肃|正式|专业|学术/iu.test(
-      p,
-    );
-  const casual =
-    /\bcasual|\bfun\b|funny|playful|catchy|\bpop\b|friendly|light-hearted|informal|locker|witzig|lustig|peppig|カジュアル|親しみ|ポップ|くだけた|楽しい|轻松|活泼|有趣|口语/iu.test(
-      p,
-    );
-  return {
-    focus,
-    quoted,
-    question: /[?？]|question|interrogative|frage|fragend|質問|疑問|問いかけ|问句|疑问|提问/iu.test(p),
-    short: /\bshort|concise|brief|punchy|kurz|knapp|短|簡潔|シンプル|简短|简洁/iu.test(p),
-    list: /\bnumber|\bnumbered|\blist|listicle|zahl|nummer|liste|数字|番号|リスト|列表|清单|编号/iu.test(p),
-    tone: formal && !casual ? "formal" : casual && !formal ? "casual" : null,
   };
 }
 
@@ -304,16 +88,6 @@ function normaliseTitle(s: string): string {
 
 function titleKey(s: string): string {
   return s.normalize("NFKC").toLocaleLowerCase().replace(/\s+/gu, " ").trim();
-}
-
-/** The content words of a title, folded, as a set: two titles with the same set say the same thing. */
-function wordSet(title: string, lang: string): Set<string> {
-  const words = tokenize(title, lang)
-    .filter((t) => t.content && !/^\d+$/u.test(t.norm))
-    .map((t) => foldWord(t.norm, lang));
-  // Spaceless scripts: ICU may cut a phrase differently inside a title; compare by characters.
-  if (spacingOf(lang) === "none") return new Set([...title].filter((c) => /[\p{L}\p{N}]/u.test(c)));
-  return new Set(words);
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
