@@ -148,7 +148,7 @@ const MAX_GUESSED_QUESTION_WORDS = 6;
  * the speaker did not ask. Japanese and Chinese questions are marked by a final particle (か, 吗,
  * 呢), which is what was said, so their question mark stays.
  */
-export function asSaid(s: Sentence, role: Role, lang: TextLang): string {
+function asSaid(s: Sentence, role: Role, lang: TextLang): string {
   if (!s.guessedQuestion || role === "interviewer" || asksByForm(s.text, lang)) return s.text;
   return s.text.replace(/^(\P{L}*)¿/u, "$1").replace(/\?(["'”’)\]]*)$/, ".$1");
 }
