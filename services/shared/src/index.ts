@@ -6,6 +6,7 @@ export * from "./dates.ts";
 export * from "./errors.ts";
 export * from "./export.ts";
 export * from "./fidelity.ts";
+export * from "./glossary.ts";
 export * from "./html.ts";
 export * from "./ids.ts";
 export * from "./jobs.ts";
