@@ -92,9 +92,18 @@ export interface GlossaryResult {
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const PLAIN_TERM = /^[\p{L}\p{M}\p{N}\s'’-]+$/u;
-const JOINER = /^[\s'’-]*$/u;
 
-const fold = (s: string) => s.normalize("NFKC").toLowerCase();
+const ASCII = /^[\x00-\x7f]*$/;
+const fold = (s: string) => (ASCII.test(s) ? s.toLowerCase() : s.normalize("NFKC").toLowerCase());
+
+/** Whether text[from, to) only joins two words of one term: spaces, hyphens, apostrophes. */
+function joins(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 45 && c !== 39 && c !== 0x2019 && c !== 9 && c !== 10 && c !== 13 && c !== 0xa0) return false;
+  }
+  return true;
+}
 
 interface Token {
   start: number;
@@ -117,6 +126,8 @@ interface Index {
   maxWords: number;
   /** Single-word terms by their deletion variants (symmetric delete search). */
   deletions: Map<string, Term[]>;
+  /** Word lengths (in UTF-16 units) within reach of a single-word term's edit distance. */
+  nearLengths: Set<number>;
   /** Terms of several words by each of their words. */
   byWord: Map<string, Term[]>;
   literal: RegExp | null;
@@ -166,6 +177,7 @@ function buildIndex(terms: readonly string[], fuzzy: boolean): Index {
     maxKeyLength: 0,
     maxWords: 0,
     deletions: new Map(),
+    nearLengths: new Set(),
     byWord: new Map(),
     literal: null,
   };
@@ -186,6 +198,7 @@ function buildIndex(terms: readonly string[], fuzzy: boolean): Index {
     index.maxWords = Math.max(index.maxWords, words.length);
     if (!distance) continue;
     if (words.length === 1) {
+      for (let l = key.length - distance; l <= key.length + distance; l++) index.nearLengths.add(l);
       for (const v of deletionVariants(key, distance)) {
         const list = index.deletions.get(v);
         if (list) list.push(term);
@@ -236,12 +249,13 @@ function matchAt(
   index: Index,
   common: Set<string> | null,
   language: string,
+  memo: Map<string, Term | null>,
 ): { found: Found; next: number } | null {
   let key = "";
   let best: { term: Term; last: number } | null = null;
   for (let n = 0; n < index.maxWords + 2 && i + n < tokens.length; n++) {
     const t = tokens[i + n];
-    if (n > 0 && !JOINER.test(text.slice(tokens[i + n - 1].end, t.start))) break;
+    if (n > 0 && !joins(text, tokens[i + n - 1].end, t.start)) break;
     key += t.norm;
     if (key.length > index.maxKeyLength) break;
     const term = index.byKey.get(key);
@@ -254,8 +268,12 @@ function matchAt(
   }
   if (!common) return null;
   const one = tokens[i];
-  if (one.norm.length >= 4 && !common.has(one.norm)) {
-    const near = nearSingle(one.norm, index);
+  if (index.nearLengths.has(one.norm.length) && !common.has(one.norm)) {
+    let near = memo.get(one.norm);
+    if (near === undefined) {
+      near = nearSingle(one.norm, index);
+      memo.set(one.norm, near);
+    }
     if (near) return { found: { start: one.start, end: one.end, to: near.text }, next: i + 1 };
   }
   const multi = index.byWord.get(one.norm);
@@ -302,7 +320,7 @@ function nearRun(
   for (let n = Math.max(2, k - 1); n <= k + 1; n++) {
     for (let s = Math.max(floor, i - n + 1); s <= i && s + n <= tokens.length; s++) {
       const run = tokens.slice(s, s + n);
-      if (run.some((t, j) => j > 0 && !JOINER.test(text.slice(run[j - 1].end, t.start)))) continue;
+      if (run.some((t, j) => j > 0 && !joins(text, run[j - 1].end, t.start))) continue;
       const key = run.map((t) => t.norm).join("");
       if (onlyEnding(key, term.key) || editDistance(key, term.key, term.distance) > term.distance) continue;
       if (run.some((t) => !term.words.includes(t.norm) && common.has(t.norm))) continue;
@@ -328,8 +346,9 @@ function findSpaced(text: string, index: Index, language: string): Found[] {
   const tokens = tokensOf(text);
   const out: Found[] = [];
   let floor = 0;
+  const memo = new Map<string, Term | null>();
   for (let i = 0; i < tokens.length; ) {
-    const hit = matchAt(text, tokens, i, floor, index, common, language);
+    const hit = matchAt(text, tokens, i, floor, index, common, language, memo);
     if (!hit || insideWord(text, hit.found.start, hit.found.end)) {
       i++;
       continue;
@@ -343,24 +362,50 @@ function findSpaced(text: string, index: Index, language: string): Found[] {
 /** Languages without spaces: the term's characters in another width or case, anywhere. */
 function findSpaceless(text: string, terms: readonly string[]): Found[] {
   // The folded text, with each folded character's start in the original.
-  let folded = "";
+  const parts: string[] = [];
   const origin: number[] = [];
+  const cache = new Map<string, string>();
   for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i) as number;
-    const ch = String.fromCodePoint(cp);
-    const f = fold(ch);
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      parts.push(c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : text[i]);
+      origin.push(i++);
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i) as number);
+    let f = cache.get(ch);
+    if (f === undefined) {
+      f = fold(ch);
+      cache.set(ch, f);
+    }
     for (let j = 0; j < f.length; j++) origin.push(i);
-    folded += f;
+    parts.push(f);
     i += ch.length;
   }
+  const folded = parts.join("");
   origin.push(text.length);
-  const out: Found[] = [];
+  // Terms by their first two characters (one for one-character terms), longest first.
+  const byHead = new Map<string, Array<{ key: string; term: string }>>();
   for (const term of normalizeTerms(terms)) {
     const key = fold(term);
     if (!key) continue;
-    for (let at = folded.indexOf(key); at >= 0; at = folded.indexOf(key, at + key.length)) {
-      out.push({ start: origin[at], end: origin[at + key.length], to: term });
+    const head = key.slice(0, 2);
+    const list = byHead.get(head) ?? [];
+    list.push({ key, term });
+    list.sort((a, b) => b.key.length - a.key.length);
+    byHead.set(head, list);
+  }
+  const out: Found[] = [];
+  for (let at = 0; at < folded.length; ) {
+    const hit =
+      byHead.get(folded.slice(at, at + 2))?.find((t) => folded.startsWith(t.key, at)) ??
+      byHead.get(folded[at])?.find((t) => t.key.length === 1);
+    if (!hit) {
+      at++;
+      continue;
     }
+    out.push({ start: origin[at], end: origin[at + hit.key.length], to: hit.term });
+    at += hit.key.length;
   }
   return out;
 }
