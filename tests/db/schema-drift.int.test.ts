@@ -167,7 +167,12 @@ it("has the same columns, types, nullability and defaults", async () => {
         .filter((f) => f.kind !== "object")
         .map((f) => [
           f.dbName ?? f.name,
-          { type: expectedType(f, enumNames), notNull: f.isRequired, hasDefault: f.hasDefaultValue && !f.isUpdatedAt },
+          {
+            // A list (String[]) is an array column: "text[]".
+            type: `${expectedType(f, enumNames)}${f.isList ? "[]" : ""}`,
+            notNull: f.isRequired,
+            hasDefault: f.hasDefaultValue && !f.isUpdatedAt,
+          },
         ]),
     );
     for (const u of unsupported.get(m.name) ?? []) {

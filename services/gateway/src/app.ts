@@ -42,6 +42,8 @@ import { TokenSigner } from "./auth/tokens.ts";
 import type { GatewayConfig } from "./config.ts";
 import { clientErrorHandler, installErrorHandler } from "./errors.ts";
 import { refuseUnstorableBody } from "./input.ts";
+import { quoteRoutes } from "./quotes/routes.ts";
+import { createQuoteService } from "./quotes/usecases.ts";
 import { billingRoutes } from "./routes/billing.ts";
 import { exportRoutes } from "./routes/export.ts";
 import { manageRoutes } from "./routes/manage.ts";
@@ -291,7 +293,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       decodesPerGateway: config.DECODES_PER_GATEWAY,
     }),
   });
-  await app.register(exportRoutes, { prefix: "/api", db: deps.db, signer });
+  const quotes = createQuoteService({ db: deps.db });
+  await app.register(exportRoutes, { prefix: "/api", db: deps.db, signer, quotes });
+  await app.register(quoteRoutes, { prefix: "/api", signer, quotes });
   await app.register(manageRoutes, {
     prefix: "/api",
     db: deps.db,

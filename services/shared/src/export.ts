@@ -1,16 +1,17 @@
 import { z } from "zod";
-import { isSpacelessLanguage } from "./language/spacing.ts";
+import { isSpacelessLanguage, spacingOf } from "./language/spacing.ts";
 import { turnsFromSegments } from "./speakers.ts";
 import type { JobSpeaker, TranscriptSegment } from "./speech.ts";
 
 /**
- * Exports of a job's texts (GET /api/transcriptions/{jobId}/export): the timed transcript or the
- * interview text, as TXT, Markdown, DOCX, SRT, WebVTT or JSON. Pure text formats here (DOCX is built
- * in the gateway with the `docx` library from `exportBlocks`).
+ * Exports of a job's texts (GET /api/transcriptions/{jobId}/export): the timed transcript, the
+ * interview text or the saved quotes, as TXT, Markdown, DOCX, SRT, WebVTT or JSON (quotes: TXT,
+ * Markdown, DOCX, JSON). Pure text formats here (DOCX is built in the gateway with the `docx` library
+ * from `exportBlocks`).
  */
 export const EXPORT_FORMATS = ["txt", "md", "docx", "srt", "vtt", "json"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export const EXPORT_TEXTS = ["transcript", "interview"] as const;
+export const EXPORT_TEXTS = ["transcript", "interview", "quotes"] as const;
 export type ExportText = (typeof EXPORT_TEXTS)[number];
 
 export const exportQuerySchema = z.object({
@@ -39,6 +40,17 @@ export interface ExportSource {
   transcript: string | null;
   /** Localized "Speaker {{n}}" for speakers without a name. */
   speakerLabel: (n: number) => string;
+  /** The job's quotes, in time order (text=quotes). */
+  quotes?: ExportQuote[];
+}
+
+/** A saved quote as exported: its current text, the speaker's name, the note and tags. */
+export interface ExportQuote {
+  start: number;
+  speaker: string | null;
+  text: string;
+  note: string | null;
+  tags: string[];
 }
 
 const RTL = new Set(["ar", "fa", "he", "ur", "ps", "sd", "yi", "ug"]);
@@ -104,10 +116,53 @@ export function cueTime(seconds: number, sep: "," | "."): string {
   return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}${sep}${String(f).padStart(3, "0")}`;
 }
 
+/** The name exports show for a speaker: the name given, else the localized "Speaker n" (null: no speaker). */
+export function speakerNameOf(
+  speakers: readonly JobSpeaker[],
+  speakerLabel: (n: number) => string,
+  speaker: number | null | undefined,
+): string | null {
+  if (speaker === undefined || speaker === null) return null;
+  return speakers.find((s) => s.id === speaker)?.name ?? speakerLabel(speaker + 1);
+}
+
 /** The name shown for a segment's speaker (null: no speakers known). */
 function speakerName(src: ExportSource, speaker: number | undefined): string | null {
-  if (speaker === undefined) return null;
-  return src.speakers.find((s) => s.id === speaker)?.name ?? src.speakerLabel(speaker + 1);
+  return speakerNameOf(src.speakers, src.speakerLabel, speaker);
+}
+
+/** Quotation marks of a language: 「…」 in Japanese and Chinese, "…" elsewhere. */
+function quoted(text: string, language: string | null | undefined): string {
+  return spacingOf(language) === "none" ? `「${text}」` : `"${text}"`;
+}
+
+/**
+ * A quote as copied and exported: `"text" — Name [mm:ss]` ([hh:mm:ss] from one hour on; no name when
+ * no speaker is known).
+ */
+export function quoteCitation(
+  q: { text: string; speaker: string | null; start: number },
+  language: string | null | undefined,
+  esc: (s: string) => string = (s) => s,
+): string {
+  return `${quoted(esc(q.text), language)}${q.speaker ? ` — ${esc(q.speaker)}` : ""} [${clock(q.start)}]`;
+}
+
+/** A quote's tags as one line ("#a #b"). */
+export const tagLine = (tags: readonly string[]) => tags.map((t) => `#${t}`).join(" ");
+
+/** A quote block's lines as plain text: the citation, then the note and the tags where there are. */
+function quoteText(q: NonNullable<ExportBlock["quote"]>): string {
+  return [q.citation, q.note ?? "", tagLine(q.tags)].filter(Boolean).join("\n");
+}
+
+/** A quote block in Markdown: the citation as a blockquote, the note below, the tags as code spans. */
+function quoteMd(b: ExportBlock, language: string): string {
+  const q = b.quote;
+  if (!q) return "";
+  const cite = quoteCitation({ text: b.text, speaker: b.speaker, start: b.start ?? 0 }, language, escapeMd);
+  const tags = q.tags.map((t) => `\`${t.replace(/`/g, "'")}\``).join(" ");
+  return [`> ${cite}`, q.note ? escapeMd(q.note) : "", tags].filter(Boolean).join("\n\n");
 }
 
 /** One block of an export: a timed turn of the transcript, or a paragraph of the interview text. */
@@ -115,13 +170,24 @@ export interface ExportBlock {
   start: number | null;
   speaker: string | null;
   text: string;
+  /** A saved quote (text=quotes): shown as its citation, with its note and tags below. */
+  quote?: { citation: string; note: string | null; tags: string[] };
 }
 
 /**
  * The blocks of the chosen text: the transcript as turns (consecutive segments of one speaker
- * together, each with its start), or the interview text's paragraphs (their labels stay in the text).
+ * together, each with its start), the interview text's paragraphs (their labels stay in the text), or
+ * the saved quotes (each with its citation, note and tags).
  */
 export function exportBlocks(src: ExportSource, text: ExportText): ExportBlock[] {
+  if (text === "quotes") {
+    return (src.quotes ?? []).map((q) => ({
+      start: q.start,
+      speaker: q.speaker,
+      text: q.text,
+      quote: { citation: quoteCitation(q, src.language), note: q.note, tags: q.tags },
+    }));
+  }
   if (text === "interview") {
     return (src.interview ?? "")
       .split(/\n{2,}/)
@@ -150,14 +216,17 @@ export function renderExport(src: ExportSource, format: Exclude<ExportFormat, "d
     case "txt":
       return `${exportBlocks(src, text)
         .map((b) =>
-          [b.start !== null ? `[${clock(b.start, hours)}]` : "", b.speaker ? `${b.speaker}:` : "", b.text]
-            .filter(Boolean)
-            .join(" "),
+          b.quote
+            ? quoteText(b.quote)
+            : [b.start !== null ? `[${clock(b.start, hours)}]` : "", b.speaker ? `${b.speaker}:` : "", b.text]
+                .filter(Boolean)
+                .join(" "),
         )
         .join("\n\n")}\n`;
     case "md":
       return `# ${escapeMd(src.title)}\n\n${exportBlocks(src, text)
         .map((b) => {
+          if (b.quote) return quoteMd(b, src.language);
           const head = [
             b.start !== null ? `[${clock(b.start, hours)}]` : "",
             b.speaker ? `${escapeMd(b.speaker)}:` : "",
@@ -190,6 +259,7 @@ export function renderExport(src: ExportSource, format: Exclude<ExportFormat, "d
           segments: src.segments.map((s) => ({ ...s, speakerName: speakerName(src, s.speaker) ?? undefined })),
           transcript: src.transcript,
           interview: src.interview,
+          ...(text === "quotes" ? { quotes: src.quotes ?? [] } : {}),
         },
         null,
         2,

@@ -15,6 +15,7 @@ export * from "./languages.ts";
 export * from "./meta.ts";
 export * from "./plans.ts";
 export * from "./progress.ts";
+export * from "./quotes.ts";
 export * from "./speakers.ts";
 export * from "./speech.ts";
 export * from "./text.ts";
