@@ -161,7 +161,10 @@ export async function sniffAudioFile(file: string, head: Uint8Array): Promise<Au
 }
 
 export interface ProbeResult {
-  /** The length of the chosen audio stream (its own duration, not the container header's). */
+  /**
+   * The length of the chosen audio stream (its own duration, not the container header's); 0 when the
+   * file does not say, as in a browser's MediaRecorder WebM: then only the bounded decode measures it.
+   */
   durationSeconds: number;
   /** The chosen audio stream, 0-based among the file's audio streams (`-map 0:a:N`). */
   stream: number;
