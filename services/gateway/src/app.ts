@@ -24,6 +24,7 @@ import {
   pingRedis,
   type Redis,
   startOpsServer,
+  UPLOAD_EXPIRY_MS,
 } from "@kikitori/shared/server";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from "fastify";
 import {
@@ -52,6 +53,9 @@ import { textRoutes } from "./routes/text.ts";
 import { transcriptionRoutes } from "./routes/transcriptions.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { workspaceRoutes } from "./routes/workspace.ts";
+import { PartsDataStore, RESUMABLE_PART_BYTES } from "./uploads/data-store.ts";
+import { resumableUploadRoutes } from "./uploads/routes.ts";
+import { ResumableUploads } from "./uploads/usecases.ts";
 import { createTextRunService, createUploadService } from "./usecases/adapters.ts";
 import { loadPageRenderer } from "./web/page-meta.ts";
 import { securityHeadersHook } from "./web/security-headers.ts";
@@ -268,6 +272,18 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       logger: deps.logger,
     }),
   });
+  // One upload use case for both ways in: POST /api/upload and the resumable /api/uploads.
+  const uploadService = createUploadService({
+    db: deps.db,
+    redis: deps.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    store: deps.store,
+    jobs,
+    quotas: config.quotas,
+    publicUrl: config.PUBLIC_URL,
+    retentionDays: config.AUDIO_RETENTION_DAYS,
+    decodesPerGateway: config.DECODES_PER_GATEWAY,
+  });
   await app.register(transcriptionRoutes, {
     prefix: "/api",
     db: deps.db,
@@ -281,16 +297,27 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       totalMs: config.UPLOAD_TIMEOUT_MS,
       perUser: config.UPLOADS_IN_FLIGHT_PER_USER,
     },
-    uploads: createUploadService({
+    uploads: uploadService,
+  });
+  await app.register(resumableUploadRoutes, {
+    prefix: "/api",
+    signer,
+    publicUrl: config.PUBLIC_URL,
+    idleMs: config.UPLOAD_IDLE_TIMEOUT_MS,
+    dataStore: new PartsDataStore({
       db: deps.db,
-      redis: deps.redis,
-      redisPrefix: config.REDIS_PREFIX,
       store: deps.store,
-      jobs,
-      quotas: config.quotas,
-      publicUrl: config.PUBLIC_URL,
-      retentionDays: config.AUDIO_RETENTION_DAYS,
-      decodesPerGateway: config.DECODES_PER_GATEWAY,
+      partBytes: RESUMABLE_PART_BYTES,
+      expiryMs: UPLOAD_EXPIRY_MS,
+      logger: deps.logger,
+      now: deps.now,
+    }),
+    resumable: new ResumableUploads({
+      db: deps.db,
+      store: deps.store,
+      uploads: uploadService,
+      tmpDir: config.UPLOAD_TMP_DIR,
+      now: deps.now,
     }),
   });
   const quotes = createQuoteService({ db: deps.db });

@@ -20,4 +20,5 @@ export * from "./speakers.ts";
 export * from "./speech.ts";
 export * from "./text.ts";
 export * from "./transcription.ts";
+export * from "./uploads.ts";
 export * from "./workspace.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "./errors.ts";
+import { MAX_UPLOAD_BYTES } from "./transcription.ts";
 
 /** A plan's monthly allowance. */
 export interface PlanQuota {
@@ -18,6 +19,11 @@ export interface PlanEntry<N extends string = string> {
   quotas: PlanQuota;
   /** Default monthly price per currency in major units ("15", "1980"); PRICE_<CURRENCY>_<PLAN> overrides or adds. */
   prices: Readonly<Record<string, string>>;
+  /**
+   * Largest recording the plan may upload, in bytes (resumable uploads, POST /api/uploads); without it,
+   * the single POST's limit (MAX_UPLOAD_BYTES, 20 MiB).
+   */
+  maxUploadBytes?: number;
 }
 
 /**
@@ -38,6 +44,10 @@ export interface PlanCatalogue<N extends string = string> {
   rank(plan: string): number;
   isPaid(plan: string): boolean;
   entry(plan: string): PlanEntry<N>;
+  /** The plan's upload limit in bytes (its `maxUploadBytes`, else MAX_UPLOAD_BYTES). */
+  maxUploadBytes(plan: string): number;
+  /** The largest upload limit of any plan (what a request without a user is told it may send). */
+  readonly largestUploadBytes: number;
 }
 
 const PLAN_NAME = /^[a-z][a-z0-9_]*$/;
@@ -50,7 +60,12 @@ export function definePlans<const N extends string>(entries: readonly PlanEntry<
     if (!PLAN_NAME.test(e.name)) throw new Error(`plan name "${e.name}" must match ${PLAN_NAME}`);
     if (names.indexOf(e.name) !== i) throw new Error(`plan "${e.name}" is listed twice`);
     if (i > 0 && !e.paid) throw new Error(`plan "${e.name}": only the first plan may be unpaid`);
+    const max = e.maxUploadBytes;
+    if (max !== undefined && (!Number.isSafeInteger(max) || max < MAX_UPLOAD_BYTES)) {
+      throw new Error(`plan "${e.name}": maxUploadBytes must be a whole number of bytes, at least ${MAX_UPLOAD_BYTES}`);
+    }
   }
+  const uploadLimit = (e: PlanEntry<N>) => e.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   const byName = new Map(entries.map((e, i) => [e.name as string, { entry: e, rank: i }]));
   const find = (plan: string) => {
     const found = byName.get(plan);
@@ -67,6 +82,8 @@ export function definePlans<const N extends string>(entries: readonly PlanEntry<
     rank: (plan) => find(plan).rank,
     isPaid: (plan) => find(plan).entry.paid,
     entry: (plan) => find(plan).entry,
+    maxUploadBytes: (plan) => uploadLimit(find(plan).entry),
+    largestUploadBytes: Math.max(...entries.map(uploadLimit)),
   };
 }
 
@@ -80,18 +97,26 @@ export function planSettingKey(plan: string): string {
  * enum with its migration, and its texts under plan.names / plan.descriptions in the locales).
  */
 export const PLAN_CATALOGUE = definePlans([
-  { name: "free", paid: false, quotas: { maxMinutes: 30, maxSummaries: 3, maxTitleRuns: 3 }, prices: {} },
+  {
+    name: "free",
+    paid: false,
+    quotas: { maxMinutes: 30, maxSummaries: 3, maxTitleRuns: 3 },
+    prices: {},
+    maxUploadBytes: MAX_UPLOAD_BYTES,
+  },
   {
     name: "standard",
     paid: true,
     quotas: { maxMinutes: 600, maxSummaries: 100, maxTitleRuns: 100 },
     prices: { USD: "15", JPY: "1980" },
+    maxUploadBytes: 500 * 1024 * 1024,
   },
   {
     name: "premium",
     paid: true,
     quotas: { maxMinutes: 1800, maxSummaries: 500, maxTitleRuns: 500 },
     prices: { USD: "30", JPY: "3980" },
+    maxUploadBytes: 2 * 1024 * 1024 * 1024,
   },
 ]);
 
@@ -122,5 +147,7 @@ export const usageRecordSchema = z.object({
   resetDate: z.string(),
   plan: planSchema,
   pendingPlan: z.object({ plan: planSchema, date: z.string() }).nullable(),
+  /** Largest recording the plan may upload, in bytes (the plan catalogue's maxUploadBytes). */
+  maxUploadBytes: z.number().int(),
 });
 export type UsageRecord = z.infer<typeof usageRecordSchema>;

@@ -23,7 +23,7 @@ import { loadConfig } from "./config.ts";
 import { createDiarizationEngine } from "./diarization/index.ts";
 import { createSpeechEngine, SpeechModelUnavailableError } from "./engines/index.ts";
 import { processChunk } from "./handlers/chunk.ts";
-import { sweepExpiredAudio } from "./handlers/retention.ts";
+import { sweepRetention } from "./handlers/retention.ts";
 import { chunkJobId, processTranscription, reportTranscriptionFailure } from "./handlers/transcribe.ts";
 import { speechModelGauge, standByWithoutModel } from "./standby.ts";
 
@@ -135,7 +135,7 @@ const workers = createJobWorkers(
       ...lock,
     },
     [QUEUES.audioRetention]: {
-      handlers: { "audio-retention": async () => ({ deleted: await sweepExpiredAudio(deps) }) },
+      handlers: { "audio-retention": () => sweepRetention(deps) },
       concurrency: 1,
     },
   },

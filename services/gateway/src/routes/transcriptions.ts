@@ -1,7 +1,6 @@
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   AppError,
@@ -12,7 +11,6 @@ import {
   transcriptionListQuerySchema,
   transcriptionListSchema,
   transcriptionSnapshotSchema,
-  uploadFieldsSchema,
   uploadResponseSchema,
 } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
@@ -24,7 +22,8 @@ import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
 import { hasUnstorableChars } from "../input.ts";
 import { jobsInOrder, liveSegments, ownJob } from "../jobs/repository.ts";
-import { DECODE_WAIT_MS, type UploadService } from "../usecases/upload.ts";
+import { headCapture } from "../lib/head-capture.ts";
+import { DECODE_WAIT_MS, parseUploadFields, type UploadService } from "../usecases/upload.ts";
 import { searchJobs } from "../workspace/search.ts";
 import { isAudioExpired, toListItem, toSnapshot } from "./snapshot.ts";
 import { assertMultipartBoundary, BodyWatch, UploadSlots } from "./upload-guards.ts";
@@ -46,27 +45,8 @@ export interface TranscriptionRoutesOptions {
   uploads: UploadService;
 }
 
-const HEAD_BYTES = 4096;
-
 const unstorable = (what: string) =>
   new AppError("VALIDATION_FAILED", `${what} contains a NUL byte or an unpaired surrogate`);
-
-/** Keeps the first bytes of a stream (for format sniffing) while passing everything through. */
-function headCapture(): Transform & { head: () => Buffer } {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      if (kept < HEAD_BYTES) {
-        chunks.push(chunk.subarray(0, HEAD_BYTES - kept));
-        kept += Math.min(chunk.length, HEAD_BYTES - kept);
-      }
-      cb(null, chunk);
-    },
-  }) as Transform & { head: () => Buffer };
-  t.head = () => Buffer.concat(chunks);
-  return t;
-}
 
 export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptions> = async (app, opts) => {
   const { db, store } = opts;
@@ -152,18 +132,11 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
           })(),
         );
         if (fields.uid) assertUid(req, fields.uid);
-        const parsed = uploadFieldsSchema.safeParse(fields);
-        if (!parsed.success) {
-          throw new AppError(
-            "VALIDATION_FAILED",
-            parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
-            { details: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) },
-          );
-        }
+        const parsedFields = parseUploadFields(fields);
         // 2. The use case: checks, stores, records and queues the recording, and tells the user's sockets.
         const accepted = await opts.uploads.accept({
           userId: uid,
-          fields: parsed.data,
+          fields: parsedFields,
           file: fileInfo && { path: tmpFile, ...fileInfo },
           correlationId: String(req.id),
           log: req.log,

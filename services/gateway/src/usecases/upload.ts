@@ -13,7 +13,7 @@ import {
   QUEUES,
   type SpeechStatus,
   speechRefuses,
-  type uploadFieldsSchema,
+  uploadFieldsSchema,
 } from "@kikitori/shared";
 import { chargeableSeconds, type JobQueues, type Logger, mimeOf } from "@kikitori/shared/server";
 import type { z } from "zod";
@@ -24,6 +24,19 @@ export const DECODE_WAIT_MS = 60_000;
 
 /** The upload form's fields, as uploadFieldsSchema gives them. */
 export type UploadFields = z.output<typeof uploadFieldsSchema>;
+
+/** The form's fields as sent (multipart fields, or a resumable upload's metadata) checked: 400 VALIDATION_FAILED with each problem. */
+export function parseUploadFields(fields: Record<string, string>): UploadFields {
+  const parsed = uploadFieldsSchema.safeParse(fields);
+  if (!parsed.success) {
+    throw new AppError(
+      "VALIDATION_FAILED",
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      { details: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) },
+    );
+  }
+  return parsed.data;
+}
 
 /** The file part of the form, already on disk. `head`: its first bytes (at least 4 KiB when it has them). */
 export interface UploadedFile {

@@ -21,5 +21,6 @@ export * from "./reset.ts";
 export * from "./speech-status.ts";
 export * from "./storage.ts";
 export * from "./text-runs.ts";
+export * from "./uploads.ts";
 export * from "./usage.ts";
 export * from "./workers.ts";

@@ -1,4 +1,4 @@
-import { type PlanName, type PlanQuota, planQuota, type UsageRecord } from "../plans.ts";
+import { PLAN_CATALOGUE, type PlanName, type PlanQuota, planQuota, type UsageRecord } from "../plans.ts";
 import { dueChanges } from "./reset.ts";
 
 export interface UsageRow {
@@ -37,5 +37,6 @@ export function toUsageRecord(row: UsageRow, quotas: Record<PlanName, PlanQuota>
     resetDate: u.resetDate.toISOString(),
     plan: u.plan,
     pendingPlan: u.pendingPlan && u.pendingPlanAt ? { plan: u.pendingPlan, date: u.pendingPlanAt.toISOString() } : null,
+    maxUploadBytes: PLAN_CATALOGUE.maxUploadBytes(u.plan),
   };
 }

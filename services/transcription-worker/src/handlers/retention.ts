@@ -1,5 +1,5 @@
 import type { Db } from "@kikitori/shared/db";
-import { jobLifecycle, type Logger, type ObjectStore } from "@kikitori/shared/server";
+import { jobLifecycle, type Logger, type ObjectStore, sweepAbandonedUploads } from "@kikitori/shared/server";
 
 /**
  * Deletes uploaded audio (and any leftover chunk files) of jobs past their retention date and marks
@@ -26,4 +26,13 @@ export async function sweepExpiredAudio(
   }
   if (deleted) deps.logger.info({ deleted }, "expired audio deleted");
   return deleted;
+}
+
+/** The retention schedule's run: expired audio, then resumable uploads abandoned for a day. */
+export async function sweepRetention(
+  deps: { db: Db; store: ObjectStore; logger: Logger },
+  now = new Date(),
+): Promise<{ deleted: number; uploadsRemoved: number }> {
+  const deleted = await sweepExpiredAudio(deps, now);
+  return { deleted, uploadsRemoved: await sweepAbandonedUploads(deps, now) };
 }
