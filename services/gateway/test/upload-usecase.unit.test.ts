@@ -43,6 +43,7 @@ function world(over: Partial<UploadPorts> = {}) {
     leftAtWrite: 3600,
     decodedSeconds: 60,
     speech: { ...SPEECH_STATUS_UNKNOWN, available: true, engine: "whisper", languages: "all" } as SpeechStatus,
+    accountGlossary: ["Account Term"],
   };
   const queues = createJobQueues({
     connection: {} as never,
@@ -59,6 +60,7 @@ function world(over: Partial<UploadPorts> = {}) {
   const ports: UploadPorts = {
     speechStatus: async () => s.speech,
     secondsLeft: async () => s.secondsLeft,
+    accountGlossary: async () => s.accountGlossary,
     decodeSlot: async () => {
       s.slotsTaken++;
       s.slotsInUse++;
@@ -125,6 +127,18 @@ function request(over: Partial<UploadRequest> = {}, fields: Record<string, strin
     ...over,
   };
 }
+
+it("keeps the upload's glossary on the job, else the account's", async () => {
+  const own = world();
+  await own.service.accept(request({}, { glossary: "Honey Cake\n\napprentices\nHONEY CAKE" }));
+  expect(own.s.rows[0].glossary).toEqual(["Honey Cake", "apprentices"]);
+  const blank = world();
+  await blank.service.accept(request({}, { glossary: "  \n" }));
+  expect(blank.s.rows[0].glossary).toEqual(["Account Term"]);
+  const none = world();
+  await none.service.accept(request());
+  expect(none.s.rows[0].glossary).toEqual(["Account Term"]);
+});
 
 const codeOf = (p: Promise<unknown>) =>
   p.then(

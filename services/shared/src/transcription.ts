@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { glossaryFieldSchema } from "./glossary.ts";
 import {
   AUTO_LANGUAGE,
   audioLanguageSchema,
@@ -87,6 +88,8 @@ export const uploadFieldsSchema = z.object({
   uiLanguage: z.string().max(35).optional(),
   /** Number of speakers: "auto" (estimated) or 1–6; null means auto. */
   speakers: speakerCountSchema,
+  /** Names and terms for this recording, one per line (null when blank: the account's glossary is used). */
+  glossary: glossaryFieldSchema,
 });
 
 export const uploadResponseSchema = z.object({ message: z.string(), jobId: z.string() });
@@ -131,6 +134,8 @@ export const transcriptionSnapshotSchema = z.object({
   speakers: z.array(jobSpeakerSchema),
   /** Speech engine and model that transcribed the job ("whisper:base", "pocketsphinx"), once known. */
   transcriptionEngine: z.string().nullable(),
+  /** The glossary the job was transcribed and corrected with (the upload's terms, else the account's). */
+  glossary: z.array(z.string()),
   /** Timed transcript, in order, in seconds of the recording (while transcribing: the chunks done so far, in order). */
   segments: z.array(transcriptSegmentSchema),
   createdAt: z.string(),

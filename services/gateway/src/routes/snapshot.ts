@@ -5,6 +5,7 @@ import {
   type TranscriptionSnapshot,
   type TranscriptSegment,
 } from "@kikitori/shared";
+import { asTerms } from "../glossary/repository.ts";
 import type { JobRow } from "../jobs/repository.ts";
 import { audioFileUrl } from "../lib/paths.ts";
 
@@ -41,6 +42,7 @@ export function toSnapshot(job: JobRow, now = new Date(), live: TranscriptSegmen
     speakerCount: job.speakerCount,
     diarizationEngine: job.diarizationEngine,
     transcriptionEngine: job.transcriptionEngine,
+    glossary: asTerms(job.glossary),
     segments: Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : live,
   };
 }

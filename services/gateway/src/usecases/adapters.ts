@@ -23,6 +23,7 @@ import {
   sniffAudioFile,
   withReservedSeconds,
 } from "@kikitori/shared/server";
+import { glossaryRepository } from "../glossary/repository.ts";
 import { Semaphore } from "../lib/semaphore.ts";
 import { TextJobTimeout, TextRunService } from "./text-run.ts";
 import { DECODE_WAIT_MS, UploadService } from "./upload.ts";
@@ -43,6 +44,7 @@ export function createUploadService(deps: {
   return new UploadService({
     speechStatus: () => readSpeechStatus(deps.redis, deps.redisPrefix),
     secondsLeft: (uid) => secondsLeft(deps.db, uid, deps.quotas),
+    accountGlossary: (uid) => glossaryRepository(deps.db).read(uid),
     decodeSlot: () => decodes.acquire(DECODE_WAIT_MS),
     sniff: (file, head) => sniffAudioFile(file, head),
     probe: (file, format) => probeAudio(file, format),
