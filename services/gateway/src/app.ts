@@ -43,6 +43,9 @@ import { TokenSigner } from "./auth/tokens.ts";
 import type { GatewayConfig } from "./config.ts";
 import { clientErrorHandler, installErrorHandler } from "./errors.ts";
 import { refuseUnstorableBody } from "./input.ts";
+import { glossaryRepository } from "./glossary/repository.ts";
+import { glossaryRoutes } from "./glossary/routes.ts";
+import { GlossaryService } from "./glossary/usecases.ts";
 import { quoteRoutes } from "./quotes/routes.ts";
 import { createQuoteService } from "./quotes/usecases.ts";
 import { billingRoutes } from "./routes/billing.ts";
@@ -249,6 +252,11 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     }),
     signer,
     perIpPerMinute: config.RATE_LIMIT_AUTH_PER_IP_PER_MINUTE,
+  });
+  await app.register(glossaryRoutes, {
+    prefix: "/api",
+    signer,
+    glossary: new GlossaryService(glossaryRepository(deps.db)),
   });
   await app.register(usageRoutes, { prefix: "/api", db: deps.db, signer, quotas: config.quotas, now: deps.now });
   await app.register(billingRoutes, {

@@ -88,12 +88,16 @@ export interface NewTranscriptionJob {
   audioLanguage: string;
   speakerCount: UploadFields["speakers"];
   audioExpiresAt: Date;
+  /** The glossary the job uses: the upload's terms, else the account's. */
+  glossary: string[];
 }
 
 /** What the use case needs from outside; adapters.ts has the real ones. */
 export interface UploadPorts {
   /** What the speech engine in use can transcribe (the workers publish it). */
   speechStatus(): Promise<SpeechStatus>;
+  /** The account's glossary (used when the upload gives none). */
+  accountGlossary(userId: string): Promise<string[]>;
   /** Seconds of transcription left this period for the user (in-flight uploads' reservations counted). */
   secondsLeft(userId: string): Promise<number>;
   /** The container from the file's first bytes (`head`), reading past a long ID3 tag; null: not accepted audio. */
@@ -194,6 +198,7 @@ export class UploadService {
     const duration = decoded;
     if (left < chargeableSeconds(duration)) throw overQuota(duration);
 
+    const glossary = fields.glossary ?? (await p.accountGlossary(uid));
     const jobId = p.newId();
     const audioKey = audioKeyOf(uid, jobId, format);
     await p.audio.put(audioKey, file.path, file.bytes, mimeOf(format)).catch(async (err) => {
@@ -228,6 +233,7 @@ export class UploadService {
         audioLanguage: fields.language,
         speakerCount: fields.speakers,
         audioExpiresAt: new Date(p.now().getTime() + p.retentionDays * 86_400_000),
+        glossary,
       })
       .catch(async (err) => {
         await p.audio.remove(audioKey).catch(() => undefined);
