@@ -1,6 +1,7 @@
 // Resumable uploads (tus 1.0.0 at /api/uploads): per-plan limits at creation, a 60 MB WAV in two
 // PATCHes becoming a job, ownership, offsets, the single POST's refusals for a bad file, termination,
 // discovery and the day-long expiry; against the real gateway, Postgres and the S3 stand-in.
+import http from "node:http";
 import { createLogger, createObjectStore, sweepAbandonedUploads, uploadPartsPrefix } from "@kikitori/shared/server";
 import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { createUser, upload } from "../../../tests/support/pipeline.ts";
@@ -37,12 +38,15 @@ function wav(bytes: number): Buffer {
   buf.writeUInt16LE(16, 34);
   buf.write("data", 36, "ascii");
   buf.writeUInt32LE(dataBytes, 40);
-  for (let i = 0, frame = 0; i < dataBytes; i += 4, frame++) {
-    const second = Math.floor(frame / 48_000);
-    const v = second % 3 === 2 ? 0 : Math.round(8000 * Math.sin((2 * Math.PI * 440 * frame) / 48_000));
-    buf.writeInt16LE(v, 44 + i);
-    buf.writeInt16LE(v, 46 + i);
+  // Three seconds (two of tone, one of silence) written once, then repeated.
+  const period = Buffer.alloc(3 * 48_000 * 4);
+  for (let frame = 0; frame < 2 * 48_000; frame++) {
+    const v = Math.round(8000 * Math.sin((2 * Math.PI * 440 * frame) / 48_000));
+    period.writeInt16LE(v, frame * 4);
+    period.writeInt16LE(v, frame * 4 + 2);
   }
+  for (let at = 44; at < buf.length; at += period.length)
+    period.copy(buf, at, 0, Math.min(period.length, buf.length - at));
   return buf;
 }
 
@@ -163,6 +167,37 @@ it("a premium user's 60 MB WAV sent in two PATCHes becomes a queued job; only it
   expect(await store().removePrefix(uploadPartsPrefix(uid, id))).toBe(0);
   expect((await t.db.upload.findUniqueOrThrow({ where: { id } })).parts).toEqual([]);
 }, 180_000);
+
+it("a PATCH cut off mid-body keeps the bytes that arrived, and the upload resumes from the offset HEAD gives", async () => {
+  const { token } = await createUser(t, { plan: "standard" });
+  const data = wav(24 * MiB);
+  const location = await create(token, data.length);
+  // 9 MiB of a 24 MiB body, then the connection drops.
+  await new Promise<void>((resolve) => {
+    const req = http.request(`${t.url}${location}`, {
+      method: "PATCH",
+      headers: {
+        "tus-resumable": "1.0.0",
+        authorization: `Bearer ${token}`,
+        "content-type": "application/offset+octet-stream",
+        "upload-offset": "0",
+        "content-length": String(data.length),
+      },
+    });
+    req.on("error", () => resolve());
+    req.write(data.subarray(0, 9 * MiB), () => setTimeout(() => req.destroy(), 300));
+    req.on("close", () => resolve());
+  });
+  let offset = 0;
+  for (let i = 0; i < 50 && offset < 9 * MiB; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    offset = Number((await tus("HEAD", location, token)).headers.get("upload-offset"));
+  }
+  expect(offset).toBe(9 * MiB);
+  const rest = await patch(token, location, offset, data.subarray(offset));
+  expect([rest.status, rest.headers.get("upload-offset")]).toEqual([204, String(data.length)]);
+  expect(rest.headers.get("upload-job-id")).toBeTruthy();
+}, 60_000);
 
 it("a file that is no audio is refused at its last byte with the same answer as the single POST", async () => {
   const { token } = await createUser(t, { plan: "standard" });
