@@ -20,6 +20,7 @@ import {
 import { loadConfig } from "./config.ts";
 import { createCorrectionEngine } from "./correction/index.ts";
 import { processCorrection, reportCorrectionFailure } from "./handlers/correct.ts";
+import { processInterviewSync } from "./handlers/sync-interview.ts";
 import { createTextProcessor } from "./handlers/text.ts";
 import { createTextEngine } from "./text/index.ts";
 
@@ -63,6 +64,7 @@ const workers = createJobWorkers(
           await handOn(outcome, jobs);
           return outcome;
         },
+        "sync-interview": (job) => processInterviewSync(deps, job),
       },
       concurrency: cfg.WORKER_CONCURRENCY,
       onFinalFailure: (job, err) => reportCorrectionFailure(deps, job, err),

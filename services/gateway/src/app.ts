@@ -343,7 +343,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     prefix: "/api",
     db: deps.db,
     signer,
-    workspace: createWorkspace({ db: deps.db, redis: deps.redis, redisPrefix: config.REDIS_PREFIX }),
+    workspace: createWorkspace({ db: deps.db, redis: deps.redis, redisPrefix: config.REDIS_PREFIX, jobs }),
   });
   await app.register(wsRoutes, { signer, hub, maxPerUser: config.WS_MAX_SOCKETS_PER_USER });
 

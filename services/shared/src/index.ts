@@ -8,6 +8,7 @@ export * from "./export.ts";
 export * from "./fidelity.ts";
 export * from "./glossary.ts";
 export * from "./html.ts";
+export * from "./interview-sync.ts";
 export * from "./ids.ts";
 export * from "./jobs.ts";
 export * from "./language/spacing.ts";

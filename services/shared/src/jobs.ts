@@ -52,6 +52,14 @@ export const correctionJobSchema = z.object({
 });
 export type CorrectionJob = z.infer<typeof correctionJobSchema>;
 
+/** Bring a finished job's interview text up to its edited transcript (the job's stored sync state says what to do). */
+export const interviewSyncJobSchema = z.object({
+  jobId: z.string().uuid(),
+  userId: z.string().uuid(),
+  correlationId: z.string().optional(),
+});
+export type InterviewSyncJob = z.infer<typeof interviewSyncJobSchema>;
+
 /** One chunk of a recording to transcribe (several workers share one file this way). */
 export const transcriptionChunkJobSchema = z.object({
   jobId: z.string().uuid(),
@@ -115,8 +123,11 @@ export const JOB_REGISTRY = {
   [QUEUES.transcription]: { jobs: { transcribe: transcriptionJobSchema } },
   /** The chunks of one recording, added by the transcription worker as children of its parent job. */
   [QUEUES.transcriptionChunk]: { jobs: { chunk: transcriptionChunkJobSchema } },
-  /** The interview text of one transcript, handed over by the transcription worker (and a retry). */
-  [QUEUES.correction]: { jobs: { correct: correctionJobSchema } },
+  /**
+   * The interview text of one transcript, handed over by the transcription worker (and a retry); and
+   * bringing it up to an edited transcript (added by the gateway's edits).
+   */
+  [QUEUES.correction]: { jobs: { correct: correctionJobSchema, "sync-interview": interviewSyncJobSchema } },
   /**
    * Summaries and titles; the gateway waits for the result. Retried once on a passing fault (a bad
    * answer is retried inside the engine, not here).

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { glossaryFieldSchema } from "./glossary.ts";
+import { INTERVIEW_SYNC_STATES, syncConflictSchema } from "./interview-sync.ts";
 import {
   AUTO_LANGUAGE,
   audioLanguageSchema,
@@ -138,6 +139,13 @@ export const transcriptionSnapshotSchema = z.object({
   glossary: z.array(z.string()),
   /** Timed transcript, in order, in seconds of the recording (while transcribing: the chunks done so far, in order). */
   segments: z.array(transcriptSegmentSchema),
+  /**
+   * Whether the interview text follows the edited transcript: "updating" while the changed turns are
+   * written again, "conflicts" where a changed turn's paragraphs were edited by hand (listed below).
+   */
+  interviewSync: z.enum(INTERVIEW_SYNC_STATES),
+  /** Turns changed in the transcript whose interview wording the user edited: the user picks one. */
+  interviewConflicts: z.array(syncConflictSchema),
   createdAt: z.string(),
   error: z.object({ code: z.string(), message: z.string(), stage: z.string().nullable() }).nullable(),
 });

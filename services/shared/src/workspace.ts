@@ -44,8 +44,8 @@ export type PatchTranscription = z.infer<typeof patchTranscriptionSchema>;
 /** What a client sends (defaults not yet filled in). */
 export type PatchTranscriptionInput = z.input<typeof patchTranscriptionSchema>;
 
-/** original: the AI output; edit: the user's edits (close ones coalesced); restore: an earlier version brought back. */
-export const VERSION_KINDS = ["original", "edit", "restore"] as const;
+/** original: the AI output; edit: the user's edits (close ones coalesced); restore: an earlier version brought back; sync: the interview text brought up to the edited transcript. */
+export const VERSION_KINDS = ["original", "edit", "restore", "sync"] as const;
 export type VersionKind = (typeof VERSION_KINDS)[number];
 
 export const transcriptVersionSummarySchema = z.object({

@@ -187,6 +187,7 @@ describe("worker bootstrap", () => {
         seen.push(job.data);
         return "done";
       },
+      "sync-interview": async () => "done",
     });
     await expect(process(fakeJob("correct", { jobId, userId, stray: true }), "token")).resolves.toBe("done");
     expect(seen).toEqual([{ jobId, userId }]);
@@ -234,7 +235,11 @@ describe("worker bootstrap", () => {
       createJobWorkers(
         { connection: {} as never, prefix: "test", logger },
         {
-          [QUEUES.correction]: { handlers: { correct: async () => 1 }, concurrency: 1, autorun: false },
+          [QUEUES.correction]: {
+            handlers: { correct: async () => 1, "sync-interview": async () => 1 },
+            concurrency: 1,
+            autorun: false,
+          },
           // @ts-expect-error: the chunk queue's "chunk" handler is missing
           [QUEUES.transcriptionChunk]: { handlers: {}, concurrency: 1, autorun: false },
         },

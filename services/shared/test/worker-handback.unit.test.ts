@@ -83,6 +83,7 @@ describe("jobProcessor", () => {
       correct: async (_job, _token, c) => {
         seen = c;
       },
+      "sync-interview": async () => undefined,
     });
     await process(fakeJob("correct", { jobId, userId }), "token", control);
     expect(seen).toBe(control);

@@ -1,6 +1,7 @@
 import {
   type CorrectionJob,
   correctionJobSchema,
+  glossaryOf,
   isSpacelessLanguage,
   type JobSpeaker,
   jobTextLanguage,
@@ -22,8 +23,9 @@ import {
   speakerLabels,
 } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
+import { withGlossary } from "../correction/glossary.ts";
 import { correctionTurns, decideSpeakers } from "../correction/heard.ts";
-import type { CorrectionEngine, CorrectionTone, CorrectionTurn } from "../correction/port.ts";
+import type { CorrectionEngine, CorrectionInput, CorrectionTone, CorrectionTurn } from "../correction/port.ts";
 import { StoppedAtBoundary } from "../correction/steps.ts";
 
 /** Everything the correction step touches, injected so tests can pass their own. */
@@ -101,37 +103,24 @@ export async function processCorrection(
   const resume = new Map(done.map((s) => [s.index, s.text]));
   const stored = { count: done.length };
   const transcript = row.transcription;
+  const engine = withGlossary(deps.engine, glossaryOf(row.glossary));
   const result = await correctOrHandBack(deps, job, run, p, stored, () =>
-    deps.engine.correct(
-      {
-        transcript,
-        language,
-        turns: heard?.turns,
-        // Names as the speakers carry them (renamed ones included), else the upload's.
-        interviewer: heard?.speakers.find((s) => s.role === "interviewer")?.name ?? row.interviewer,
-        interviewee: heard?.speakers.find((s) => s.role === "interviewee")?.name ?? row.interviewee,
-        tone: (row.tone as CorrectionTone | null) ?? null,
-        interviewExample: row.interviewExample,
-        fileType: row.model,
-        labels: speakerLabels(row.language),
+    engine.correct(correctionInput(row, transcript, language, heard), {
+      resume,
+      stop: run.control?.stopping,
+      signal: run.control?.signal,
+      onSection: async (index, text, doneCount, total) => {
+        await deps.db.correctionSection.upsert({
+          where: { jobId_index: { jobId: p.jobId, index } },
+          create: { jobId: p.jobId, index, text },
+          update: {},
+        });
+        stored.count++;
+        const progress = sectionProgress(doneCount, total);
+        await jobLifecycle.correctionProgress(deps.db, p.jobId, progress);
+        await send({ jobId: p.jobId, status: "Correction in progress", correctionProgress: progress });
       },
-      {
-        resume,
-        stop: run.control?.stopping,
-        signal: run.control?.signal,
-        onSection: async (index, text, doneCount, total) => {
-          await deps.db.correctionSection.upsert({
-            where: { jobId_index: { jobId: p.jobId, index } },
-            create: { jobId: p.jobId, index, text },
-            update: {},
-          });
-          stored.count++;
-          const progress = sectionProgress(doneCount, total);
-          await jobLifecycle.correctionProgress(deps.db, p.jobId, progress);
-          await send({ jobId: p.jobId, status: "Correction in progress", correctionProgress: progress });
-        },
-      },
-    ),
+    }),
   );
 
   const finished = row.correctionDoneAt ?? now();
@@ -155,6 +144,34 @@ export async function processCorrection(
     "correction complete",
   );
   return corrected;
+}
+
+/** What the engine is given for a job's transcript (or, for a sync, some of its turns): the job's settings. */
+export function correctionInput(
+  row: {
+    interviewer: string;
+    interviewee: string;
+    tone: string | null;
+    interviewExample: string;
+    model: string;
+    language: string;
+  },
+  transcript: string,
+  language: string,
+  heard: { speakers: JobSpeaker[]; turns: CorrectionTurn[] } | null,
+): CorrectionInput {
+  return {
+    transcript,
+    language,
+    turns: heard?.turns,
+    // Names as the speakers carry them (renamed ones included), else the upload's.
+    interviewer: heard?.speakers.find((s) => s.role === "interviewer")?.name ?? row.interviewer,
+    interviewee: heard?.speakers.find((s) => s.role === "interviewee")?.name ?? row.interviewee,
+    tone: (row.tone as CorrectionTone | null) ?? null,
+    interviewExample: row.interviewExample,
+    fileType: row.model,
+    labels: speakerLabels(row.language),
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 import {
   charCount,
   type JobSpeaker,
+  readSync,
+  syncSummary,
   type TranscriptionListItem,
   type TranscriptionSnapshot,
   type TranscriptSegment,
@@ -44,6 +46,7 @@ export function toSnapshot(job: JobRow, now = new Date(), live: TranscriptSegmen
     transcriptionEngine: job.transcriptionEngine,
     glossary: asTerms(job.glossary),
     segments: Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : live,
+    ...syncSummary(readSync(job.interviewSync)),
   };
 }
 

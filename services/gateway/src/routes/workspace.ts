@@ -5,7 +5,9 @@ import {
   jobTextLanguage,
   patchTranscriptionSchema,
   renameSpeakersSchema,
+  resolveSyncSchema,
   restoreVersionSchema,
+  splitSegmentSchema,
   type TranscriptSegment,
   transcriptionSnapshotSchema,
   transcriptVersionListSchema,
@@ -57,6 +59,46 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       const saved = await workspace.edit(job, req.body);
       req.log.info({ jobId: job.id, version: saved.version }, "transcription edited");
       return toSnapshot(saved);
+    },
+  );
+
+  app.post(
+    "/transcriptions/:jobId/segments/:index/split",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        summary:
+          "Split a transcript line in two at a character offset (the time divided at the words); the second line may go to another speaker. The interview text follows.",
+        security: [{ bearer: [] }],
+        params: jobParams.extend({ index: z.coerce.number().int().min(0).max(1_000_000) }),
+        body: splitSegmentSchema,
+        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
+      return toSnapshot(await workspace.split(job, req.params.index, req.body));
+    },
+  );
+
+  app.post(
+    "/transcriptions/:jobId/interview-sync",
+    {
+      onRequest: guard,
+      schema: {
+        tags,
+        summary:
+          "Resolve a turn changed in the transcript whose interview wording was edited by hand: keep the transcript's new wording or the interview's",
+        security: [{ bearer: [] }],
+        params: jobParams,
+        body: resolveSyncSchema,
+        response: { 200: transcriptionSnapshotSchema, ...errorResponses(400, 401, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
+      return toSnapshot(await workspace.resolve(job, req.body));
     },
   );
 

@@ -11,31 +11,45 @@
  * oldest going first (the original always stays). Writes per job are limited to
  * WRITES_PER_JOB_PER_MINUTE (429 with Retry-After), so a script cannot churn the store.
  */
-import { randomUUID } from "node:crypto";
 import {
   AppError,
   applySpeakerRename,
   charCount,
-  type JobSpeaker,
+  type InterviewSync,
   jobTextLanguage,
   type PatchTranscription,
+  QUEUES,
+  type ResolveSync,
+  readSync,
+  relabelSync,
   relabelText,
+  resolveConflict,
+  type SplitSegment,
   segmentsText,
+  splitSegment,
   type TranscriptSegment,
   type TranscriptVersionSummary,
   type VersionKind,
 } from "@kikitori/shared";
 import { type Db, Prisma } from "@kikitori/shared/db";
-import { jobLifecycle, type Redis } from "@kikitori/shared/server";
 
-export type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
-type VersionRow = Prisma.TranscriptVersionGetPayload<Record<string, never>>;
-type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+const PrismaNull = Prisma.DbNull;
 
-export const EDIT_COALESCE_MS = 5 * 60_000;
-export const KEPT_EDITS = 100;
-/** The texts of the kept edits and restores of one job, at most (the original is not counted). */
-export const KEPT_VERSION_BYTES = 16 * 1024 * 1024;
+import {
+  contentOf,
+  type JobQueues,
+  type JobRow,
+  jobLifecycle,
+  jsonColumn,
+  KEPT_VERSION_BYTES,
+  keepVersion,
+  type Redis,
+  type VersionContent,
+  type VersionRow,
+} from "@kikitori/shared/server";
+
+export { EDIT_COALESCE_MS, KEPT_EDITS, KEPT_VERSION_BYTES } from "@kikitori/shared/server";
+export type { JobRow };
 /**
  * Edits and restores of one job per minute. The editor saves at most about once a second while
  * someone types, so two tabs typing at once stay under it; a script churning versions does not.
@@ -49,32 +63,8 @@ export interface WorkspaceDeps {
   redis?: Redis;
   redisPrefix?: string;
   limits?: { keptVersionBytes?: number; writesPerJobPerMinute?: number };
-}
-
-/** The editable content of a job, as kept in a version. */
-interface Content {
-  title: string | null;
-  transcription: string | null;
-  segments: TranscriptSegment[] | null;
-  rewrittenText: string | null;
-  speakers: JobSpeaker[] | null;
-}
-
-const arrayOr = <T>(v: unknown): T[] | null => (Array.isArray(v) ? (v as T[]) : null);
-
-function contentOf(row: JobRow | VersionRow): Content {
-  return {
-    title: row.title,
-    transcription: row.transcription,
-    segments: arrayOr<TranscriptSegment>(row.segments),
-    rewrittenText: row.rewrittenText,
-    speakers: arrayOr<JobSpeaker>(row.speakers),
-  };
-}
-
-/** A JSON column's value (Prisma's DbNull for SQL NULL). */
-function json(v: unknown[] | null): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  return v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue);
+  /** Adds the job that brings the interview text up to an edited transcript (none: texts do not follow). */
+  jobs?: Pick<JobQueues, "enqueue">;
 }
 
 function conflict(current: number): AppError {
@@ -107,17 +97,27 @@ export function createWorkspace(deps: WorkspaceDeps) {
     }
   }
 
-  /** Writes `next` as version job.version + 1 if the row is still at job.version; keeps the versions. */
-  async function write(job: JobRow, next: Content, kind: VersionKind, restoredFrom: number | null): Promise<JobRow> {
+  /**
+   * Writes `next` as version job.version + 1 if the row is still at job.version; keeps the versions.
+   * `sync`: the interview sync state to store with it (unchanged when undefined).
+   */
+  async function write(
+    job: JobRow,
+    next: VersionContent,
+    kind: VersionKind,
+    restoredFrom: number | null,
+    sync?: InterviewSync | null,
+  ): Promise<JobRow> {
     const at = now();
     const version = job.version + 1;
     return db.$transaction(async (tx) => {
       const updated = await jobLifecycle.edit(tx, job.id, job.version, {
         title: next.title,
         transcription: next.transcription,
-        segments: json(next.segments),
+        segments: jsonColumn(next.segments),
         rewrittenText: next.rewrittenText,
-        speakers: json(next.speakers),
+        speakers: jsonColumn(next.speakers),
+        ...(sync !== undefined ? { interviewSync: syncColumn(sync) } : {}),
         at,
       });
       if (!updated) {
@@ -125,100 +125,35 @@ export function createWorkspace(deps: WorkspaceDeps) {
         if (!current) throw new AppError("NOT_FOUND", "No such transcription");
         throw conflict(current.version);
       }
-      await keepVersion(tx, job, next, { version, kind, restoredFrom, at });
+      await keepVersion(tx, job, next, { version, kind, restoredFrom, at }, keptBytes);
       return tx.transcriptionJob.findUniqueOrThrow({ where: { id: job.id } });
     });
   }
 
-  async function keepVersion(
-    tx: Tx,
-    before: JobRow,
-    next: Content,
-    v: { version: number; kind: VersionKind; restoredFrom: number | null; at: Date },
-  ): Promise<void> {
-    const latest = await tx.transcriptVersion.findFirst({ where: { jobId: before.id }, orderBy: { version: "desc" } });
-    const data = (c: Content) => ({
-      title: c.title,
-      transcription: c.transcription,
-      segments: json(c.segments),
-      rewrittenText: c.rewrittenText,
-      speakers: json(c.speakers),
-    });
-    if (!latest) {
-      await tx.transcriptVersion.create({
-        data: {
-          id: randomUUID(),
-          jobId: before.id,
-          version: before.version,
-          kind: "original",
-          ...data(contentOf(before)),
-        },
-      });
-    }
-    // An edit folds into the edit just before it, a restore into the restore just before it.
-    const fold =
-      v.kind !== "original" &&
-      latest?.kind === v.kind &&
-      latest.version === before.version &&
-      v.at.getTime() - latest.createdAt.getTime() < EDIT_COALESCE_MS;
-    if (fold && latest) {
-      // Folded into the latest version: no version was added, so none can be over the limits.
-      await tx.transcriptVersion.update({
-        where: { id: latest.id },
-        data: { version: v.version, restoredFrom: v.restoredFrom, ...data(next) },
-      });
-      return;
-    }
-    await tx.transcriptVersion.create({
-      data: {
-        id: randomUUID(),
-        jobId: before.id,
-        version: v.version,
-        kind: v.kind,
-        restoredFrom: v.restoredFrom,
-        ...data(next),
-      },
-    });
-    const edits = await tx.transcriptVersion.findMany({
-      where: { jobId: before.id, kind: { not: "original" } },
-      orderBy: { version: "desc" },
-      skip: KEPT_EDITS,
-      select: { id: true },
-    });
-    if (edits.length) await tx.transcriptVersion.deleteMany({ where: { id: { in: edits.map((e) => e.id) } } });
-    await pruneByBytes(tx, before.id);
-  }
-
-  /** Drops the oldest edits and restores past KEPT_VERSION_BYTES of text (never the newest, never the original). */
-  async function pruneByBytes(tx: Tx, jobId: string): Promise<void> {
-    const rows = await tx.$queryRaw<Array<{ id: string; bytes: bigint | number }>>`
-      SELECT id,
-             coalesce(octet_length(title), 0) + coalesce(octet_length(transcription), 0)
-               + coalesce(octet_length(rewritten_text), 0) + coalesce(octet_length(segments::text), 0)
-               + coalesce(octet_length(speakers::text), 0) AS bytes
-        FROM transcript_versions
-       WHERE job_id = ${jobId}::uuid AND kind <> 'original'
-       ORDER BY version DESC`;
-    let total = 0;
-    const drop: string[] = [];
-    rows.forEach((r, i) => {
-      total += Number(r.bytes);
-      if (i > 0 && total > keptBytes) drop.push(r.id);
-    });
-    if (drop.length) await tx.transcriptVersion.deleteMany({ where: { id: { in: drop } } });
+  /** The job that brings the interview text up to the edited transcript (one per version: each reads the latest). */
+  async function enqueueSync(saved: JobRow): Promise<void> {
+    if (!deps.jobs) return;
+    await deps.jobs.enqueue(
+      QUEUES.correction,
+      "sync-interview",
+      { jobId: saved.id, userId: saved.userId },
+      { jobId: `sync-${saved.id}-${saved.version}`, delay: 300 },
+    );
   }
 
   return {
     /** Applies a PATCH (title, speaker names, segment texts, interview text) based on `body.version`. */
     async edit(job: JobRow, body: PatchTranscription): Promise<JobRow> {
       await limitWrites(job.id);
-      if (body.version !== job.version) throw conflict(job.version);
+      const sync = readSync(job.interviewSync);
+      if (body.version !== job.version && !onlySyncedSince(sync, body, job.version)) throw conflict(job.version);
       const next = contentOf(job);
       if (body.title !== undefined) next.title = body.title ? body.title : null;
       const textEdit = body.segments !== undefined || body.rewrittenText !== undefined || body.speakers !== undefined;
       if (textEdit && job.status !== "completed") {
         throw new AppError("JOB_NOT_READY", "The texts can be edited once the job is complete");
       }
+      let segmentsChanged = false;
       if (body.segments?.length) {
         if (!next.segments) throw new AppError("VALIDATION_FAILED", "This job has no timed segments to edit");
         const segments = next.segments.map((s) => ({ ...s }));
@@ -230,13 +165,18 @@ export function createWorkspace(deps: WorkspaceDeps) {
             seg.text = change.text;
             // Word times no longer match edited text.
             delete seg.words;
+            segmentsChanged = true;
           }
-          if (change.speaker !== undefined) seg.speaker = change.speaker;
+          if (change.speaker !== undefined && seg.speaker !== change.speaker) {
+            seg.speaker = change.speaker;
+            segmentsChanged = true;
+          }
         }
         next.segments = segments;
         next.transcription = segmentsText(segments, jobTextLanguage(job));
       }
       if (body.rewrittenText !== undefined) next.rewrittenText = body.rewrittenText;
+      let nextSync = textEdit ? userWrote(sync, job, job.version + 1) : sync;
       if (body.speakers) {
         if (!next.speakers?.length || next.rewrittenText === null) {
           throw new AppError("JOB_NOT_READY", "The speakers are named once the interview text is written");
@@ -249,8 +189,69 @@ export function createWorkspace(deps: WorkspaceDeps) {
         }
         next.speakers = change.speakers;
         next.rewrittenText = relabelText(next.rewrittenText, change.renames);
+        if (nextSync) nextSync = relabelSync(nextSync, (t) => relabelText(t, change.renames));
       }
-      return write(job, next, "edit", null);
+      const following = segmentsChanged && next.rewrittenText !== null && deps.jobs !== undefined;
+      if (following && nextSync) nextSync = { ...nextSync, state: "updating" };
+      const saved = await write(job, next, "edit", null, textEdit ? nextSync : undefined);
+      if (following) await enqueueSync(saved);
+      return saved;
+    },
+
+    /**
+     * Splits line `index` in two at a character offset; the second line may go to another speaker.
+     * The interview text follows as for any edit of the transcript.
+     */
+    async split(job: JobRow, index: number, body: SplitSegment): Promise<JobRow> {
+      await limitWrites(job.id);
+      const sync = readSync(job.interviewSync);
+      if (body.version !== job.version && !onlySyncedSince(sync, body, job.version)) throw conflict(job.version);
+      if (job.status !== "completed") {
+        throw new AppError("JOB_NOT_READY", "The texts can be edited once the job is complete");
+      }
+      const next = contentOf(job);
+      const segments = next.segments ?? [];
+      const seg = segments[index];
+      if (!seg) throw new AppError("VALIDATION_FAILED", `No segment ${index} (the job has ${segments.length})`);
+      if (body.at >= seg.text.length) {
+        throw new AppError("VALIDATION_FAILED", "Split a line between two of its words");
+      }
+      let parts: ReturnType<typeof splitSegment>;
+      try {
+        parts = splitSegment(seg, body.at, body.speaker);
+      } catch (err) {
+        throw new AppError("VALIDATION_FAILED", (err as Error).message);
+      }
+      next.segments = [...segments.slice(0, index), ...parts, ...segments.slice(index + 1)];
+      next.transcription = segmentsText(next.segments, jobTextLanguage(job));
+      const following = next.rewrittenText !== null && deps.jobs !== undefined;
+      const written = userWrote(sync, job, job.version + 1);
+      const saved = await write(
+        job,
+        next,
+        "edit",
+        null,
+        written && following ? { ...written, state: "updating" } : written,
+      );
+      if (following) await enqueueSync(saved);
+      return saved;
+    },
+
+    /** A conflict of the interview sync resolved: the transcript's new wording, or the user's own. */
+    async resolve(job: JobRow, body: ResolveSync): Promise<JobRow> {
+      await limitWrites(job.id);
+      const sync = readSync(job.interviewSync);
+      if (body.version !== job.version && !onlySyncedSince(sync, body, job.version)) throw conflict(job.version);
+      if (!sync || job.rewrittenText === null) throw new AppError("NOT_FOUND", "No such conflict");
+      let resolved: ReturnType<typeof resolveConflict>;
+      try {
+        resolved = resolveConflict(job.rewrittenText, sync, body.conflict, body.keep);
+      } catch (err) {
+        if (err instanceof RangeError) throw new AppError("NOT_FOUND", "No such conflict");
+        throw conflict(job.version);
+      }
+      const next = { ...contentOf(job), rewrittenText: resolved.text };
+      return write(job, next, "edit", null, { ...resolved.sync, userVersion: job.version + 1 });
     },
 
     /** Brings back a kept version's texts and speakers as a new version (based on `baseVersion`). */
@@ -263,7 +264,8 @@ export function createWorkspace(deps: WorkspaceDeps) {
       if (!row) throw new AppError("NOT_FOUND", `No version ${version} of this transcription`);
       if (version === job.version) return job;
       // The texts and speakers come back; the title is the job's name, not part of its texts.
-      return write(job, { ...contentOf(row), title: job.title }, "restore", version);
+      // A restore is the user's write: the sync starts again from the restored texts.
+      return write(job, { ...contentOf(row), title: job.title }, "restore", version, null);
     },
 
     /** The kept versions, newest first; a job never edited has its AI output as the one original. */
@@ -319,3 +321,37 @@ function summaryOf(
 }
 
 export type Workspace = ReturnType<typeof createWorkspace>;
+
+/**
+ * Whether an edit based on an older version may go ahead: every version since is a sync of the
+ * interview text (not the user's), and the edit does not send an interview text (which would undo it).
+ */
+function onlySyncedSince(
+  sync: InterviewSync | null,
+  body: { version: number; rewrittenText?: string },
+  current: number,
+) {
+  return !!sync && body.version < current && body.version >= sync.userVersion && body.rewrittenText === undefined;
+}
+
+/**
+ * The sync state after a write of the user's texts (version `version`). The first such write keeps the texts it started from, for the sync job to find the units in.
+ */
+function userWrote(sync: InterviewSync | null, before: JobRow, version: number): InterviewSync | null {
+  const segments = Array.isArray(before.segments) ? (before.segments as TranscriptSegment[]) : [];
+  if (!sync && (before.rewrittenText === null || segments.length === 0)) return null;
+  const base: InterviewSync = sync ?? {
+    state: "in-sync",
+    userVersion: version,
+    units: [],
+    conflicts: [],
+    keys: [],
+    base: { segments, text: before.rewrittenText ?? "" },
+  };
+  const state = base.state === "updating" ? "updating" : base.conflicts.length ? "conflicts" : "in-sync";
+  return { ...base, userVersion: version, state };
+}
+
+function syncColumn(sync: InterviewSync | null): Prisma.InputJsonValue | typeof PrismaNull {
+  return sync === null ? PrismaNull : (sync as unknown as Prisma.InputJsonValue);
+}

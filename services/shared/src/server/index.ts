@@ -5,6 +5,7 @@ export * from "./i18n/index.ts";
 export * from "./internal-auth.ts";
 export * from "./job-errors.ts";
 export * from "./job-lifecycle.ts";
+export * from "./job-versions.ts";
 export * from "./lifecycle.ts";
 export * from "./logger.ts";
 export * from "./mail.ts";

@@ -10,7 +10,7 @@ import type { Db, Prisma } from "./db.ts";
  * Every transition names the states it may start from and checks them in the same UPDATE, so a
  * stale worker (its job failed, retried or deleted meanwhile) cannot move a job backwards; each
  * returns whether the row moved. Facts written along the way (progress, the chunk plan, speakers,
- * the quota held, audio expiry, the user's edits) are written here too, each guarded the same way.
+ * the quota held, audio expiry, the user's edits, the interview text's syncs) are written here too, each guarded the same way.
  * Callers publish the progress event that goes with a transition when it returns true.
  */
 export type JobState = "queued" | "transcribing" | "correcting" | "completed" | "failed";
@@ -230,6 +230,8 @@ export const jobLifecycle = {
       segments: Prisma.TranscriptionJobUpdateManyMutationInput["segments"];
       rewrittenText: string | null;
       speakers: Prisma.TranscriptionJobUpdateManyMutationInput["speakers"];
+      /** How the interview text follows the transcript after this edit (unchanged when absent). */
+      interviewSync?: Prisma.TranscriptionJobUpdateManyMutationInput["interviewSync"];
       at: Date;
     },
   ): Promise<boolean> {
@@ -242,9 +244,28 @@ export const jobLifecycle = {
           segments: f.segments,
           rewrittenText: f.rewrittenText,
           speakers: f.speakers,
+          ...(f.interviewSync !== undefined ? { interviewSync: f.interviewSync } : {}),
           version: baseVersion + 1,
           editedAt: f.at,
         },
+      }),
+    );
+  },
+
+  /**
+   * The interview text brought up to the edited transcript (a version of its own, not the user's
+   * edit: editedAt stays), if the job is still complete and at `baseVersion`.
+   */
+  async synced(
+    db: Writer,
+    jobId: string,
+    baseVersion: number,
+    f: { rewrittenText: string; interviewSync: Prisma.InputJsonValue },
+  ): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, version: baseVersion, status: "completed" },
+        data: { rewrittenText: f.rewrittenText, interviewSync: f.interviewSync, version: baseVersion + 1 },
       }),
     );
   },

@@ -42,6 +42,8 @@ export interface EnqueueOptions {
   parent?: { id: string; queue: string };
   /** With `parent`: a child that fails for good fails its parent. */
   failParentOnFailure?: boolean;
+  /** Milliseconds before the job may start (edits typed in a burst are taken by the first job that runs). */
+  delay?: number;
 }
 
 /** The part of a BullMQ Queue the producer uses (a fake in unit tests). */
