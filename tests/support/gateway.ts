@@ -45,7 +45,8 @@ export async function startTestGateway(
     PORT: String(listenPort),
     ...(listenPort ? { PUBLIC_URL: `http://127.0.0.1:${listenPort}` } : {}),
     HOST: "127.0.0.1",
-    WEB_DIST_DIR: "web/dist",
+    // A build of the web app elsewhere (a helper building its own copy) may be named in TEST_WEB_DIST_DIR.
+    WEB_DIST_DIR: process.env.TEST_WEB_DIST_DIR ?? "web/dist",
     RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: "1000",
     RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN: "1000",
     LOGIN_FAILURES_PER_SOURCE: "1000",

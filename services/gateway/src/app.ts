@@ -56,6 +56,8 @@ import { textRoutes } from "./routes/text.ts";
 import { transcriptionRoutes } from "./routes/transcriptions.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { workspaceRoutes } from "./routes/workspace.ts";
+import { shareRoutes } from "./shares/routes.ts";
+import { createShareService } from "./shares/usecases.ts";
 import { PartsDataStore, RESUMABLE_PART_BYTES } from "./uploads/data-store.ts";
 import { resumableUploadRoutes } from "./uploads/routes.ts";
 import { ResumableUploads } from "./uploads/usecases.ts";
@@ -345,6 +347,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     signer,
     workspace: createWorkspace({ db: deps.db, redis: deps.redis, redisPrefix: config.REDIS_PREFIX, jobs }),
   });
+  await app.register(shareRoutes, {
+    prefix: "/api",
+    signer,
+    store: deps.store,
+    shares: createShareService({ db: deps.db, publicUrl: config.PUBLIC_URL, secret: config.JWT_SECRET, now: deps.now }),
+    perIpPerMinute: config.RATE_LIMIT_SHARED_PER_IP_PER_MINUTE,
+  });
   await app.register(wsRoutes, { signer, hub, maxPerUser: config.WS_MAX_SOCKETS_PER_USER });
 
   registerWebApp(app, path.resolve(config.WEB_DIST_DIR), config);
@@ -367,6 +376,8 @@ function registerWebApp(app: AnyApp, dist: string, config: { APP_NAME: string; P
     const isApi = p.startsWith("/api/") || p === "/api" || p === "/ws" || p === "/metrics";
     const isAsset = p.startsWith("/assets/") || /\.[a-z0-9]{2,5}$/i.test(p);
     if (pages && req.method === "GET" && !isApi && !isAsset) {
+      // A shared interview's page (/{lang}/shared/{token}) is never indexed.
+      if (/^\/[^/]+\/shared\//.test(p)) reply.header("x-robots-tag", "noindex, nofollow");
       return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(pages.render(p));
     }
     return reply.status(404).send(new AppError("NOT_FOUND", `No route for ${req.method} ${p}`).toBody());

@@ -45,6 +45,11 @@ export const gatewayEnv = z
     PRIVACY_URL: envOptionalUrl,
     /** Per-IP limit for login/register/password-reset calls, per minute. */
     RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: envInt(30, 1),
+    /**
+     * Per-IP limit for opening share links (GET /api/shared/{token}), per minute; their signed audio
+     * URL allows five times as many (a player asks for byte ranges as it seeks).
+     */
+    RATE_LIMIT_SHARED_PER_IP_PER_MINUTE: envInt(60, 1),
     /** Per-e-mail limit for login/register/password-reset calls, per 15 minutes. */
     RATE_LIMIT_AUTH_PER_EMAIL_PER_15_MIN: envInt(10, 1),
     /**

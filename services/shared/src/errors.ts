@@ -50,6 +50,8 @@ export const ERROR_CODES = {
   JOB_NOT_READY: 409,
   /** An edit based on an older version of the job (changed meanwhile, e.g. in another tab). */
   VERSION_CONFLICT: 409,
+  /** A job has as many live share links as allowed (SHARES_PER_JOB_MAX): revoke one first. */
+  SHARE_LIMIT_REACHED: 409,
   /** A job keeps as many quotes as allowed (QUOTES_PER_JOB_MAX): delete one first. */
   QUOTE_LIMIT_REACHED: 409,
   // Summary and title/heading tools (checkSummaryRequest, checkTitlesRequest in text.ts): one code per rule.

@@ -17,6 +17,7 @@ export * from "./meta.ts";
 export * from "./plans.ts";
 export * from "./progress.ts";
 export * from "./quotes.ts";
+export * from "./shares.ts";
 export * from "./speakers.ts";
 export * from "./speech.ts";
 export * from "./text.ts";

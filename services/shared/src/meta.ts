@@ -20,6 +20,7 @@ export const META_PAGES = {
   account: { route: "account", titleKey: "account.title" },
   library: { route: "transcriptions", titleKey: "library.title" },
   job: { route: "transcriptions/:jobId", titleKey: "job.title" },
+  shared: { route: "shared/:token", titleKey: "sharedPage.title" },
   notFound: { route: "", titleKey: "notFound.title" },
 } as const;
 export type MetaPage = keyof typeof META_PAGES;

@@ -23,6 +23,7 @@ import { errorResponses } from "../errors.ts";
 import { hasUnstorableChars } from "../input.ts";
 import { jobsInOrder, liveSegments, ownJob } from "../jobs/repository.ts";
 import { headCapture } from "../lib/head-capture.ts";
+import { sendStoredAudio } from "../lib/audio-stream.ts";
 import { DECODE_WAIT_MS, parseUploadFields, type UploadService } from "../usecases/upload.ts";
 import { searchJobs } from "../workspace/search.ts";
 import { isAudioExpired, toListItem, toSnapshot } from "./snapshot.ts";
@@ -220,47 +221,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       if (isAudioExpired(job)) {
         throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");
       }
-      const size = job.audioBytes;
-      reply
-        .header("accept-ranges", "bytes")
-        .header("content-type", job.audioMime)
-        .header("cache-control", "private, max-age=0");
-      const range = parseRange(req.headers.range, size);
-      if (range === "invalid") {
-        reply.header("content-range", `bytes */${size}`).header("content-type", "application/json; charset=utf-8");
-        throw new AppError("RANGE_NOT_SATISFIABLE", `The range is outside the file (${size} bytes)`);
-      }
-      if (range) {
-        reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${size}`);
-        reply.header("content-length", String(range.end - range.start + 1));
-        return reply.send(await store.get(job.audioKey, range));
-      }
-      reply.header("content-length", String(size));
-      return reply.send(await store.get(job.audioKey));
+      return sendStoredAudio(req, reply, store, { key: job.audioKey, mime: job.audioMime, bytes: job.audioBytes });
     },
   );
 };
-
-/** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; multi-range requests get the whole file. */
-export function parseRange(
-  header: string | undefined,
-  size: number,
-): { start: number; end: number } | null | "invalid" {
-  if (!header) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m) return null;
-  let start: number;
-  let end: number;
-  if (m[1] === "" && m[2] === "") return "invalid";
-  if (m[1] === "") {
-    const n = Number(m[2]);
-    if (n === 0) return "invalid";
-    start = Math.max(0, size - n);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
-  }
-  if (start > end || start >= size) return "invalid";
-  return { start, end };
-}

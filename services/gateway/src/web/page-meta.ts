@@ -54,11 +54,13 @@ export function createPageRenderer(opts: {
         url: `${origin}${pathname}`,
         alternates: languageAlternates(origin, restPath),
       });
+      // A shared interview is for the link's holders only: no search engine may list it.
+      const robots = page === "shared" ? '\n    <meta name="robots" content="noindex, nofollow">' : "";
       const dir = RTL_LANGUAGES.includes(lang) ? "rtl" : "ltr";
       return indexHtml
         .replace(/<html[^>]*>/, `<html lang="${lang}" dir="${dir}">`)
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
-        .replace("</head>", `  ${tags}\n  </head>`);
+        .replace("</head>", `  ${tags}${robots}\n  </head>`);
     },
   };
 }
