@@ -4,7 +4,7 @@ import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { LoginPromptProvider } from "../auth/LoginPromptDialog.tsx";
 import { useAppConfig } from "../config/appConfig.ts";
-import { isPrivatePath, localePath, ROUTES, showsFeatureTabs } from "../routing/paths.ts";
+import { localePath, ROUTES, showsFeatureTabs, showsShareBar } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 import { ExternalLink } from "./ExternalLink.tsx";
 import { FeatureTabs } from "./FeatureTabs.tsx";
@@ -137,7 +137,7 @@ export function Layout() {
           <LoginPromptProvider>
             <Outlet />
           </LoginPromptProvider>
-          {isPrivatePath(location.pathname) ? null : <ShareBar />}
+          {showsShareBar(location.pathname) ? <ShareBar /> : null}
         </div>
       </main>
       <footer className="site-footer">

@@ -98,23 +98,34 @@ export function localePath(lang: Language, route: string): string {
   return `/${lang}/${route.replace(/^\/+/, "")}`;
 }
 
+/** The read-only page of a share link: `/{lang}/shared/{token}`. */
+export function sharedPath(lang: Language, token: string): string {
+  return localePath(lang, ROUTES.shared.replace(":token", encodeURIComponent(token)));
+}
+
 /** The job page of a transcription: `/{lang}/transcriptions/{jobId}`. */
 export function jobPath(lang: Language, jobId: string): string {
   return localePath(lang, ROUTES.job.replace(":jobId", encodeURIComponent(jobId)));
 }
 
+/** The public pages that carry the social share buttons: the three tools and the plans. */
+const SHAREABLE = new Set<string>([ROUTES.transcription, ROUTES.summary, ROUTES.titles, ROUTES.upgradePlan]);
+
 /**
- * Whether a path (with its /{lang}) is one of the user's own pages: the library, a job, the account.
- * Nothing there is meant for others, so those pages carry no social share buttons.
+ * Whether a path (with its /{lang}) shows the social share buttons: only the public tool and plan
+ * pages. Never the user's own pages (library, job, account), a shared interview, or the sign-in screens.
  */
-export function isPrivatePath(pathname: string): boolean {
-  const rest = stripLanguage(pathname).replace(/^\/+|\/+$/g, "");
-  const first = rest.split("/")[0];
-  return first === ROUTES.library || rest === ROUTES.account;
+export function showsShareBar(pathname: string): boolean {
+  return SHAREABLE.has(stripLanguage(pathname).replace(/^\/+|\/+$/g, ""));
+}
+
+/** Whether a path is a shared interview's read-only page (/{lang}/shared/{token}). */
+export function isSharedPath(pathname: string): boolean {
+  return /^shared\/[^/]+$/.test(stripLanguage(pathname).replace(/^\/+|\/+$/g, ""));
 }
 
 /** Whether the feature tabs are shown on this path (hidden on account and plan screens). */
 export function showsFeatureTabs(pathname: string): boolean {
   const rest = stripLanguage(pathname).replace(/^\/+|\/+$/g, "");
-  return !TABLESS.has(rest);
+  return !TABLESS.has(rest) && !isSharedPath(pathname);
 }

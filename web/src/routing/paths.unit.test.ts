@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { isPrivatePath, resolveLocation, showsFeatureTabs, stripLanguage, switchLanguagePath } from "./paths.ts";
+import { resolveLocation, showsFeatureTabs, showsShareBar, stripLanguage, switchLanguagePath } from "./paths.ts";
 
 describe("resolveLocation", () => {
   it.each([
@@ -65,6 +65,7 @@ describe("showsFeatureTabs", () => {
     ["/en/password-reset", false],
     ["/en/password-reset/confirm", false],
     ["/en/verify-email", false],
+    ["/en/shared/AbC_-123", false],
     ["/en/upgrade-plan", false],
     ["/en/upgrade-plan/", false],
   ])("%s → %s", (path, shown) => {
@@ -72,15 +73,19 @@ describe("showsFeatureTabs", () => {
   });
 });
 
-describe("isPrivatePath", () => {
+describe("showsShareBar", () => {
   it.each([
-    ["/en/transcriptions", true],
-    ["/ja/transcriptions/3f2a", true],
-    ["/en/account", true],
-    ["/en/transcription", false],
-    ["/ar/summary", false],
-    ["/en/upgrade-plan", false],
-  ])("%s → %s", (path, isPrivate) => {
-    expect(isPrivatePath(path)).toBe(isPrivate);
+    ["/en/transcriptions", false],
+    ["/ja/transcriptions/3f2a", false],
+    ["/en/account", false],
+    ["/en/shared/AbC_-123", false],
+    ["/en/login", false],
+    ["/en/nowhere", false],
+    ["/en/transcription", true],
+    ["/ar/summary", true],
+    ["/de/title-header-generator/", true],
+    ["/en/upgrade-plan", true],
+  ])("%s → %s", (path, shown) => {
+    expect(showsShareBar(path)).toBe(shown);
   });
 });

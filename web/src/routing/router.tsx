@@ -16,6 +16,7 @@ import { TitlesPage } from "../pages/TitlesPage.tsx";
 import { TranscriptionPage } from "../pages/TranscriptionPage.tsx";
 import { UpgradePlanPage } from "../pages/UpgradePlanPage.tsx";
 import { VerifyEmailPage } from "../pages/VerifyEmailPage.tsx";
+import { SharedJobPage } from "../shared-view/SharedJobPage.tsx";
 import { ROUTES, resolveLocation } from "./paths.ts";
 
 /** Enforces the /{lang} prefix rules and switches the interface language to the prefix. */
@@ -50,6 +51,7 @@ export const router = createBrowserRouter([
           { path: ROUTES.account, element: <AccountPage /> },
           { path: ROUTES.library, element: <LibraryPage /> },
           { path: ROUTES.job, element: <JobPage /> },
+          { path: ROUTES.shared, element: <SharedJobPage /> },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

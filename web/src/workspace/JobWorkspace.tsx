@@ -16,6 +16,7 @@ import { FidelityPanel } from "./FidelityPanel.tsx";
 import { formatDateTime, formatRate } from "./format.ts";
 import { SaveStatus } from "./SaveStatus.tsx";
 import { SegmentList } from "./SegmentList.tsx";
+import { SharePanel } from "./SharePanel.tsx";
 import { useJobEditor } from "./useJobEditor.ts";
 import { PLAYBACK_RATES, usePlayer } from "./usePlayer.ts";
 import { VersionsPanel } from "./VersionsPanel.tsx";
@@ -234,6 +235,7 @@ export function JobWorkspace({
           />
         </div>
       ) : null}
+      {editable ? <SharePanel jobId={snap.jobId} /> : null}
     </div>
   );
 }
