@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { createdShareSchema, SHARES_PER_JOB_MAX, sharedTranscriptionSchema, shareListSchema } from "@kikitori/shared";
 import { createObjectStore, type ObjectStore } from "@kikitori/shared/server";
 import { insertJob, insertVerifiedUser } from "../../../tests/support/db.ts";
-import { api, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
+import { api, startReplica, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { loadGatewayConfig } from "../src/config.ts";
 import { createPageRenderer } from "../src/web/page-meta.ts";
 
@@ -324,4 +324,34 @@ it("the shared page's HTML tells search engines not to index it", async () => {
   expect(html).toContain("<title>Shared interview | Kikitori</title>");
   expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
   expect(pages.render("/en/summary")).not.toContain('name="robots"');
+});
+
+it("describes the share routes in the OpenAPI document", async () => {
+  const doc = (await api(t.url, "GET", "/api/docs/json")).body;
+  expect(Object.keys(doc.paths["/api/transcriptions/{jobId}/shares"]).sort()).toEqual(["get", "post"]);
+  expect(Object.keys(doc.paths["/api/transcriptions/{jobId}/shares/{shareId}"])).toEqual(["delete"]);
+  expect(doc.paths["/api/shared/{token}"].get.responses["200"]).toBeDefined();
+  expect(doc.paths["/api/shared/{token}"].get.security).toBeUndefined();
+  expect(doc.paths["/api/shared/{token}/audio"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+    "exp",
+    "sig",
+    "token",
+  ]);
+});
+
+it("limits how often one address opens links (RATE_LIMIT_SHARED_PER_IP_PER_MINUTE)", async () => {
+  const owner = await user();
+  const jobId = await completedJob(owner.uid);
+  const link = createdShareSchema.parse((await share(owner.token, jobId, { expiresInDays: 1 })).body);
+  const strict = await startReplica(t, { RATE_LIMIT_SHARED_PER_IP_PER_MINUTE: "3" });
+  try {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await api(strict.url, "GET", `/api/shared/${link.token}`)).status);
+    const last = await api(strict.url, "GET", `/api/shared/${link.token}`);
+    expect([last.status, last.body.error.code]).toEqual([429, "RATE_LIMITED"]);
+    expect(last.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+  } finally {
+    await strict.close();
+  }
 });
