@@ -60,6 +60,8 @@ function snapshot(over: Partial<TranscriptionSnapshot> = {}): TranscriptionSnaps
     detectedLanguage: null,
     transcriptionEngine: null,
     segments: [],
+    interviewSync: "in-sync",
+    interviewConflicts: [],
     createdAt: "2026-01-01T00:00:00.000Z",
     error: null,
     ...over,

@@ -1,6 +1,8 @@
 import type { TranscriptionSnapshot } from "@kikitori/shared";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ErrorAlert } from "../components/ErrorAlert.tsx";
+import { errorText } from "../i18n/errorText.ts";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
 import { getSnapshot } from "../transcription/api.ts";
@@ -14,8 +16,10 @@ import { DeleteJob } from "./DeleteJob.tsx";
 import { FailedNotice } from "./FailedNotice.tsx";
 import { FidelityPanel } from "./FidelityPanel.tsx";
 import { formatDateTime, formatRate } from "./format.ts";
+import { InterviewSyncStatus, useInterviewSyncPoll } from "./InterviewSync.tsx";
 import { SaveStatus } from "./SaveStatus.tsx";
 import { SegmentList } from "./SegmentList.tsx";
+import { splitLine } from "./api.ts";
 import { SharePanel } from "./SharePanel.tsx";
 import { useJobEditor } from "./useJobEditor.ts";
 import { PLAYBACK_RATES, usePlayer } from "./usePlayer.ts";
@@ -51,6 +55,22 @@ export function JobWorkspace({
   const replace = (s: TranscriptionSnapshot) => {
     editor.reset(s);
     saved(s);
+  };
+  // The interview text being brought up to an edited transcript: the newer text when it is done.
+  useInterviewSyncPoll(snap, (s) => {
+    editor.rebase(s);
+    saved(s);
+  });
+  const [splitError, setSplitError] = useState<unknown>(null);
+  /** A line split in two (pending edits saved first): the page takes the new lines. */
+  const split = async (index: number, at: number) => {
+    setSplitError(null);
+    try {
+      await editor.flush();
+      replace(await splitLine(snap.jobId, index, { version: editor.currentVersion(), at }));
+    } catch (e) {
+      setSplitError(e);
+    }
   };
   const [expired, setExpired] = useState(initial.audioExpired);
   const audio = useAudioSource(expired ? null : snap.audioFileUrl);
@@ -180,6 +200,7 @@ export function JobWorkspace({
               onPlay={player.play}
               onEdit={editor.setSegment}
               onSpeaker={editor.setSpeaker}
+              onSplit={editable ? (i, at) => void split(i, at) : undefined}
             />
           ) : (
             <textarea
@@ -191,6 +212,9 @@ export function JobWorkspace({
               aria-labelledby="ws-transcript-title"
             />
           )}
+          {splitError ? (
+            <ErrorAlert message={errorText(t, splitError)} error={splitError} testId="ws-split-error" />
+          ) : null}
         </section>
 
         <section className="card ws-interview" aria-labelledby="ws-interview-title">
@@ -211,6 +235,15 @@ export function JobWorkspace({
           ) : (
             <p className="muted">{t("transcription.waitingCorrected")}</p>
           )}
+          {snap.rewrittenText !== null && editable ? (
+            <InterviewSyncStatus
+              snap={snap}
+              version={editor.currentVersion}
+              busy={pending}
+              onSeek={audio.status === "ready" && !gone ? player.play : null}
+              onResolved={replace}
+            />
+          ) : null}
           {snap.rewrittenText !== null && snap.speakers.length > 1 ? (
             pending ? (
               <p className="hint">{t("job.speakersAfterSave")}</p>

@@ -8,8 +8,25 @@ import { findMatches, stepMatch } from "./find.ts";
 import { activeSegment } from "./usePlayer.ts";
 
 /** The controls of one transcript line, in reading order. */
-type Control = "time" | "speaker" | "text";
-const CONTROLS: readonly Control[] = ["time", "speaker", "text"];
+type Control = "time" | "speaker" | "text" | "split";
+const CONTROLS: readonly Control[] = ["time", "speaker", "text", "split"];
+
+/**
+ * Where a line is split when the caret gives no place inside it: at the sentence end nearest the
+ * middle, else at the space nearest the middle, else (text without spaces) in the middle.
+ */
+export function splitPoint(text: string, caret: number | undefined): number {
+  if (caret !== undefined && caret > 0 && caret < text.trimEnd().length && text.slice(0, caret).trim()) return caret;
+  const mid = text.length / 2;
+  const ends = [...text.matchAll(/[.!?。！？]+\s*/g)]
+    .map((m) => (m.index ?? 0) + m[0].length)
+    .filter((i) => i < text.length);
+  const spaces = [...text.matchAll(/\s+/g)].map((m) => m.index ?? 0).filter((i) => i > 0);
+  const near = (xs: number[]) => xs.reduce((best, i) => (Math.abs(i - mid) < Math.abs(best - mid) ? i : best));
+  if (ends.length) return near(ends);
+  if (spaces.length) return near(spaces);
+  return Math.max(1, Math.floor(mid));
+}
 
 /**
  * The timed transcript of the job page (and of the finished result on the transcription screen): one
@@ -34,6 +51,7 @@ export function SegmentList({
   onPlay,
   onEdit,
   onSpeaker,
+  onSplit,
   plainText = false,
 }: {
   segments: readonly TranscriptSegment[];
@@ -52,6 +70,8 @@ export function SegmentList({
   plainText?: boolean;
   /** Gives a turn (its segments) to another speaker. */
   onSpeaker: (indexes: number[], speaker: number) => void;
+  /** Splits a line in two at a character offset (absent: lines cannot be split). */
+  onSplit?: (index: number, at: number) => void;
 }) {
   const { t } = useTranslation();
   const lang = useLang();
@@ -69,6 +89,9 @@ export function SegmentList({
   // The roving tabindex: which kind of control is each line's Tab stop.
   const [stop, setStop] = useState<Control>("time");
   const textFocusable = !plainText;
+  /** Where the caret was last in each line's text (the place a split goes). */
+  const carets = useRef(new Map<number, number>());
+  const perLineSpeaker = editable && speakers.length > 1;
 
   /** The controls a line has, in order (a disabled time is not focusable). */
   const controlsOf = (li: HTMLElement): HTMLElement[] =>
@@ -79,7 +102,13 @@ export function SegmentList({
   /** The line's Tab stop: its control of the kind in use, else its first focusable one. */
   const stopOf = (hasSpeaker: boolean): Control => {
     const has = (c: Control) =>
-      c === "time" ? canSeek : c === "speaker" ? hasSpeaker && editable && speakers.length > 1 : textFocusable;
+      c === "time"
+        ? canSeek
+        : c === "speaker"
+          ? hasSpeaker && editable && speakers.length > 1
+          : c === "split"
+            ? !!onSplit && editable
+            : textFocusable;
     if (has(stop)) return stop;
     return CONTROLS.find(has) ?? "time";
   };
@@ -201,12 +230,12 @@ export function SegmentList({
           const clock = formatClock(s.start, lang);
           const speaker = who[i] ?? s.speaker;
           const showSpeaker = speaker !== undefined && speaker !== (who[i - 1] ?? segments[i - 1]?.speaker);
-          const lineStop = stopOf(showSpeaker);
+          const lineStop = stopOf(showSpeaker || perLineSpeaker);
           const tab = (c: Control) => (c === lineStop ? 0 : -1);
           return (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the time button is the keyboard way to seek; a click anywhere on the row is a shortcut
             <li
-              // biome-ignore lint/suspicious/noArrayIndexKey: edits never add, remove or reorder segments
+              // biome-ignore lint/suspicious/noArrayIndexKey: a split replaces the whole list (a new snapshot)
               key={i}
               data-index={i}
               data-start={s.start}
@@ -264,6 +293,49 @@ export function SegmentList({
                       {speakerName(speaker)}
                     </span>
                   )
+                ) : perLineSpeaker && speaker !== undefined ? (
+                  <select
+                    className="ws-speaker ws-speaker-line"
+                    data-testid="ws-line-speaker"
+                    data-speaker={speaker}
+                    data-control="speaker"
+                    tabIndex={tab("speaker")}
+                    onFocus={() => setStop("speaker")}
+                    onKeyDown={(e) => {
+                      if (e.key === "ArrowUp" || e.key === "ArrowDown") return;
+                      onLineKey(e, i, "speaker");
+                    }}
+                    value={speaker}
+                    aria-label={t("job.lineSpeaker", { time: clock })}
+                    onClick={(e) => e.stopPropagation()}
+                    onChange={(e) => onSpeaker([i], Number(e.target.value))}
+                  >
+                    {speakers.map((sp) => (
+                      <option key={sp.id} value={sp.id}>
+                        {shownName(sp)}
+                      </option>
+                    ))}
+                  </select>
+                ) : null}
+                {onSplit && editable && !plainText ? (
+                  <button
+                    type="button"
+                    className="ws-split btn btn-secondary btn-small"
+                    data-testid="ws-split"
+                    data-control="split"
+                    tabIndex={tab("split")}
+                    onFocus={() => setStop("split")}
+                    onKeyDown={(e) => onLineKey(e, i, "split")}
+                    aria-label={t("job.splitLine", { time: clock })}
+                    title={t("job.splitLine", { time: clock })}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      const text = texts[i] ?? s.text;
+                      onSplit(i, splitPoint(text, carets.current.get(i)));
+                    }}
+                  >
+                    ✂
+                  </button>
                 ) : null}
               </div>
               {plainText ? (
@@ -283,6 +355,7 @@ export function SegmentList({
                   spellCheck
                   aria-label={t("job.segmentText", { time: clock })}
                   onFocus={() => setStop("text")}
+                  onSelect={(e) => carets.current.set(i, e.currentTarget.selectionStart)}
                   onKeyDown={(e) => onLineKey(e, i, "text")}
                   onChange={(e) => onEdit(i, e.target.value)}
                 />

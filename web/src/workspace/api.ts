@@ -66,3 +66,26 @@ export async function getFidelity(jobId: string, signal?: AbortSignal): Promise<
     signal,
   });
 }
+
+/** POST /api/transcriptions/{jobId}/segments/{index}/split: a line split at a character offset → the new snapshot. */
+export async function splitLine(
+  jobId: string,
+  index: number,
+  body: { version: number; at: number; speaker?: number },
+): Promise<TranscriptionSnapshot> {
+  return apiFetchParsed(`${job(jobId)}/segments/${index}/split`, SNAPSHOT, "Unexpected transcription snapshot", {
+    method: "POST",
+    body,
+  });
+}
+
+/** POST /api/transcriptions/{jobId}/interview-sync: a changed turn resolved (the transcript's wording or the user's). */
+export async function resolveSyncConflict(
+  jobId: string,
+  body: { version: number; conflict: string; keep: "transcript" | "interview" },
+): Promise<TranscriptionSnapshot> {
+  return apiFetchParsed(`${job(jobId)}/interview-sync`, SNAPSHOT, "Unexpected transcription snapshot", {
+    method: "POST",
+    body,
+  });
+}

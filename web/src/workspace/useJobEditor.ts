@@ -189,6 +189,28 @@ export function useJobEditor(initial: TranscriptionSnapshot, onSaved: (s: Transc
     [clearTimer],
   );
 
+  /**
+   * Takes the server's newer snapshot (the interview text brought up to the transcript) as the base,
+   * keeping what the user typed meanwhile: their unsaved lines and title stay, and their unsaved
+   * interview text stays too (its save is then refused as stale, and they choose to reload).
+   */
+  const rebase = useCallback((snapshot: TranscriptionSnapshot) => {
+    const d = dirty.current;
+    if (!d.interview) version.current = snapshot.version;
+    const fresh = valuesOf(snapshot);
+    const mine = latest.current;
+    latest.current = {
+      title: d.title ? mine.title : fresh.title,
+      interview: d.interview ? mine.interview : fresh.interview,
+      segments: fresh.segments.map((text, i) => (d.segments.has(i) ? (mine.segments[i] ?? text) : text)),
+      speakers: fresh.speakers.map((sp, i) => (d.segments.has(i) ? mine.speakers[i] : sp)),
+    };
+    setValues(latest.current);
+  }, []);
+
+  /** The version the next save is based on. */
+  const currentVersion = useCallback(() => version.current, []);
+
   // Leaving with unsaved edits: save now, and let the browser ask before closing the tab.
   useEffect(() => {
     const warn = (e: BeforeUnloadEvent) => {
@@ -205,5 +227,18 @@ export function useJobEditor(initial: TranscriptionSnapshot, onSaved: (s: Transc
     };
   }, [save, clearTimer]);
 
-  return { values, state, error, setTitle, setSegment, setSpeaker, setInterview, save, flush, reset };
+  return {
+    values,
+    state,
+    error,
+    setTitle,
+    setSegment,
+    setSpeaker,
+    setInterview,
+    save,
+    flush,
+    reset,
+    rebase,
+    currentVersion,
+  };
 }
