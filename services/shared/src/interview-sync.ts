@@ -1,5 +1,5 @@
 /**
- * The interview text follows the timed transcript (docs/decisions/0030-interview-text-follows-transcript.md).
+ * The interview text follows the timed transcript (docs/decisions/0031-interview-text-follows-transcript.md).
  *
  * The timed transcript is the master copy. The interview text is its paragraphs; each paragraph is
  * owned by a unit of the transcript (a run of segments: a speaker's turn where voices were told
