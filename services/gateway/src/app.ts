@@ -42,10 +42,11 @@ import { AuthService } from "./auth/service.ts";
 import { TokenSigner } from "./auth/tokens.ts";
 import type { GatewayConfig } from "./config.ts";
 import { clientErrorHandler, installErrorHandler } from "./errors.ts";
-import { refuseUnstorableBody } from "./input.ts";
 import { glossaryRepository } from "./glossary/repository.ts";
 import { glossaryRoutes } from "./glossary/routes.ts";
 import { GlossaryService } from "./glossary/usecases.ts";
+import { refuseUnstorableBody } from "./input.ts";
+import { requestLogSerializers } from "./lib/log-redact.ts";
 import { quoteRoutes } from "./quotes/routes.ts";
 import { createQuoteService } from "./quotes/usecases.ts";
 import { billingRoutes } from "./routes/billing.ts";
@@ -118,7 +119,8 @@ type AnyApp = FastifyInstance<any, any, any, FastifyBaseLogger, any>;
 export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const { config } = deps;
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Request lines without share tokens or e-mail link tokens in their URL (lib/log-redact.ts).
+    loggerInstance: deps.logger.child({}, { serializers: requestLogSerializers }) as FastifyBaseLogger,
     trustProxy: config.TRUST_PROXY,
     // Not taken as sent: genReqId below accepts a caller's x-request-id only when short and safe.
     requestIdHeader: false,
