@@ -1,5 +1,8 @@
+import { MAX_UPLOAD_BYTES } from "@kikitori/shared";
 import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useAuth } from "../auth/AuthProvider.tsx";
+import { useUsage } from "../plan/useUsage.ts";
 import { useLang } from "../routing/useLang.ts";
 import { AUDIO_ACCEPT, checkFile, formatFileSize } from "./form.ts";
 
@@ -20,6 +23,11 @@ export function DropZone({
   const { t } = useTranslation();
   const lang = useLang();
   const [fileError, setFileError] = useState<string | null>(null);
+  // The plan's upload limit (20 MiB until it is known, and on the free plan: the spec's texts then).
+  const { user } = useAuth();
+  const maxBytes = useUsage(user?.uid).data?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+  const planLimit = maxBytes > MAX_UPLOAD_BYTES;
+  const size = formatFileSize(maxBytes, lang);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -38,11 +46,12 @@ export function DropZone({
 
   const acceptFile = (picked: File | null | undefined) => {
     if (processing || !picked) return;
-    const problem = checkFile(picked);
+    const problem = checkFile(picked, maxBytes);
     if (problem) {
       onChoose(null);
       if (fileInput.current) fileInput.current.value = "";
-      setFileError(problem === "tooLarge" ? "messages.fileTooLarge" : "errors.UNSUPPORTED_AUDIO");
+      const tooLarge = planLimit ? "transcription.upload.tooLarge" : "messages.fileTooLarge";
+      setFileError(problem === "tooLarge" ? tooLarge : "errors.UNSUPPORTED_AUDIO");
       return;
     }
     setFileError(null);
@@ -107,12 +116,12 @@ export function DropZone({
           </span>
         )}
         <span className="hint" id="tx-file-hint">
-          {t("transcription.dropzoneHint")}
+          {planLimit ? t("transcription.upload.hint", { size }) : t("transcription.dropzoneHint")}
         </span>
       </label>
       {fileError ? (
         <p className="field-error" id="tx-file-error" role="alert" data-testid="tx-file-error">
-          {t(fileError)}
+          {t(fileError, { size })}
         </p>
       ) : null}
     </div>

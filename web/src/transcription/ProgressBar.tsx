@@ -9,8 +9,10 @@ import {
   type Phase,
   type StageProgress,
   type TranscriptionState,
+  type UploadProgress,
 } from "./progress.ts";
 import { etaParts, formatClock, formatMegabytes, remainingEta } from "./time.ts";
+import { useUploadRate } from "./uploadRate.ts";
 
 /** The label of the bar: the phase, or while transcribing the stage it is at (part n of m). */
 function phaseLabel(
@@ -71,21 +73,54 @@ export function ProgressBar({
       >
         <div className="tx-progress-fill" style={{ inlineSize: `${Math.min(100, Math.max(0, value))}%` }} />
       </div>
-      {phase === "uploading" && upload && upload.total > 0 ? (
-        <p
-          className="tx-audio-progress"
-          data-testid="tx-upload-progress"
-          data-sent={upload.sent}
-          data-total={upload.total}
-        >
-          {t("transcription.uploadProgress", {
-            sent: formatMegabytes(upload.sent, lang),
-            total: formatMegabytes(upload.total, lang),
-          })}
-        </p>
-      ) : null}
+      {phase === "uploading" && upload && upload.total > 0 ? <UploadProgressLabel upload={upload} /> : null}
       {phase === "transcribing" && audio && audio.total > 0 ? <AudioProgressLabel audio={audio} /> : null}
     </div>
+  );
+}
+
+/**
+ * "12 MB of 60 MB sent · 4.2 MB per second · about 10 seconds left", or while a lost connection is
+ * retried, that the upload resumes (the speed is measured on the last seconds of progress).
+ */
+function UploadProgressLabel({ upload }: { upload: UploadProgress }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const rate = useUploadRate(upload.sent, upload.total);
+  const eta = upload.reconnecting ? null : etaParts(rate?.eta);
+  return (
+    <p className="tx-audio-progress" data-testid="tx-upload-progress" data-sent={upload.sent} data-total={upload.total}>
+      <span>
+        {t("transcription.uploadProgress", {
+          sent: formatMegabytes(upload.sent, lang),
+          total: formatMegabytes(upload.total, lang),
+        })}
+      </span>
+      {upload.reconnecting ? (
+        <>
+          <span aria-hidden="true"> · </span>
+          <span data-testid="tx-upload-reconnecting" role="status">
+            {t("transcription.upload.reconnecting")}
+          </span>
+        </>
+      ) : null}
+      {rate && !upload.reconnecting ? (
+        <>
+          <span aria-hidden="true"> · </span>
+          <span data-testid="tx-upload-speed" data-value={Math.round(rate.bytesPerSecond)}>
+            {t("transcription.upload.speed", { speed: formatMegabytes(rate.bytesPerSecond, lang) })}
+          </span>
+        </>
+      ) : null}
+      {eta ? (
+        <>
+          <span aria-hidden="true"> · </span>
+          <span data-testid="tx-upload-eta" data-value={Math.round(rate?.eta ?? 0)}>
+            {t(eta.unit === "seconds" ? "transcription.etaSeconds" : "transcription.etaMinutes", { count: eta.count })}
+          </span>
+        </>
+      ) : null}
+    </p>
   );
 }
 

@@ -14,12 +14,15 @@ import { type AnswerParser, apiFetchParsed, bySchema } from "../api/client.ts";
 import { ApiError, toApiError } from "../api/errors.ts";
 import { sessionManager } from "../auth/session-instance.ts";
 import { isSameOrigin, recentJobs } from "./form.ts";
+import { uploadResumable } from "./resumable.ts";
+import { isResumable } from "./resumableRules.ts";
 
 /** Uploading 20 MB on a slow line takes longer than the default 30 s time-out. */
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
 /**
- * POST /api/upload (multipart) → 202 {message, jobId}. Rejects with ApiError. `language` is the audio
+ * POST /api/upload (multipart) → 202 {message, jobId}, or for a file over 20 MiB the resumable upload
+ * (resumable.ts) → the same. Rejects with ApiError. `language` is the audio
  * language ("auto" or a Whisper code), `uiLanguage` the interface language (links in errors and e-mails).
  */
 export async function uploadAudio(
@@ -35,19 +38,29 @@ export async function uploadAudio(
   },
   meta: { uid: string; language: string; uiLanguage: string },
   signal?: AbortSignal,
-  onProgress?: (sent: number, total: number) => void,
+  onProgress?: (sent: number, total: number, reconnecting?: boolean) => void,
 ): Promise<{ message: string; jobId: string }> {
+  const record: Record<string, string> = {
+    interviewer: fields.interviewer.trim(),
+    interviewee: fields.interviewee.trim(),
+    tone: fields.tone,
+    interviewExample: fields.interviewExample,
+    model: fields.model,
+    speakers: fields.speakers,
+    uid: meta.uid,
+    language: meta.language,
+    uiLanguage: meta.uiLanguage,
+  };
+  // Over 20 MiB (the plan allowing), resumably: progress, retries and resuming after a lost connection.
+  if (isResumable(file.size)) {
+    const jobId = await uploadResumable(file, record, signal ?? new AbortController().signal, (p) =>
+      onProgress?.(p.sent, p.total, p.reconnecting),
+    );
+    return { message: "File uploaded", jobId };
+  }
   const form = new FormData();
   form.append("file", file, file.name);
-  form.append("interviewer", fields.interviewer.trim());
-  form.append("interviewee", fields.interviewee.trim());
-  form.append("tone", fields.tone);
-  form.append("interviewExample", fields.interviewExample);
-  form.append("model", fields.model);
-  form.append("speakers", fields.speakers);
-  form.append("uid", meta.uid);
-  form.append("language", meta.language);
-  form.append("uiLanguage", meta.uiLanguage);
+  for (const [name, value] of Object.entries(record)) form.append(name, value);
   return apiFetchParsed("/api/upload", bySchema(uploadResponseSchema), "Unexpected upload answer", {
     method: "POST",
     body: form,

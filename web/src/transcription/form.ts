@@ -28,12 +28,13 @@ function extensionOf(name: string): string {
 }
 
 /**
- * Checks a picked or dropped file before it is accepted: over 20 MiB is refused (size-limit message);
+ * Checks a picked or dropped file before it is accepted: over `maxBytes` (the plan's maxUploadBytes,
+ * 20 MiB on the free plan and before the plan is known) is refused (size-limit message);
  * something that is neither an audio or video MIME type nor a known recording extension is refused
  * too (a drop bypasses the picker's accept list). The server checks the bytes anyway.
  */
-export function checkFile(file: FileLike): FileProblem | null {
-  if (file.size > MAX_UPLOAD_BYTES) return "tooLarge";
+export function checkFile(file: FileLike, maxBytes = MAX_UPLOAD_BYTES): FileProblem | null {
+  if (file.size > maxBytes) return "tooLarge";
   const ext = extensionOf(file.name);
   const knownExt = (UPLOAD_EXTENSIONS as readonly string[]).includes(ext);
   const type = file.type.toLowerCase();

@@ -60,6 +60,8 @@ export interface StageProgress {
 export interface UploadProgress {
   sent: number;
   total: number;
+  /** True while a resumable upload retries after a lost connection. */
+  reconnecting?: boolean;
 }
 
 /** How far the transcription is in the recording, from the segments events. */
@@ -113,7 +115,7 @@ export interface TranscriptionState {
 export type TranscriptionAction =
   | { type: "reset" }
   | { type: "uploadStart"; audioLanguage?: string }
-  | { type: "uploadProgress"; sent: number; total: number }
+  | { type: "uploadProgress"; sent: number; total: number; reconnecting?: boolean }
   | { type: "uploadAccepted"; jobId: string }
   | { type: "uploadFailed"; error: JobError }
   | { type: "event"; event: ProgressEvent }
@@ -448,8 +450,14 @@ export function transcriptionReducer(state: TranscriptionState, action: Transcri
       if (state.phase !== "uploading" || action.total <= 0) return state;
       const sent = clamp(action.sent, 0, action.total);
       const progress = (UPLOAD_CAP * sent) / action.total;
-      if (progress < state.progress) return state;
-      return { ...state, progress, upload: { sent, total: action.total } };
+      const reconnecting = action.reconnecting === true;
+      // Bytes resent after a lost connection do not move the bar back; the reconnecting notice shows.
+      if (progress < state.progress) {
+        return reconnecting === (state.upload?.reconnecting === true) || !state.upload
+          ? state
+          : { ...state, upload: { ...state.upload, reconnecting } };
+      }
+      return { ...state, progress, upload: { sent, total: action.total, ...(reconnecting ? { reconnecting } : {}) } };
     }
     case "uploadAccepted": {
       if (state.phase !== "uploading") return state;

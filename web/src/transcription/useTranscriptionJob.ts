@@ -135,7 +135,7 @@ export function useTranscriptionJob(uid: string | null) {
         { uid, language: audioLanguage, uiLanguage: lang },
         ctrl.signal,
         // Phase 1 follows the bytes really sent.
-        (sent, total) => dispatch({ type: "uploadProgress", sent, total }),
+        (sent, total, reconnecting) => dispatch({ type: "uploadProgress", sent, total, reconnecting }),
       );
       if (ctrl.signal.aborted) return;
       dispatch({ type: "uploadAccepted", jobId });
