@@ -25,6 +25,7 @@
 import { diffArrays } from "diff";
 import { z } from "zod";
 import { alignSentences, isContent, nearestStretch, toUnits, type Unit } from "./fidelity-align.ts";
+import { applyGlossary, type GlossaryFix } from "./glossary.ts";
 import { isSpacelessLanguage, splitSentences, tokenize, type WordToken } from "./language/index.ts";
 
 export const fidelityOpSchema = z.object({
@@ -89,6 +90,11 @@ export const fidelityReportSchema = z.object({
   ),
   /** Transcript passages whose content words mostly reached no sentence. */
   dropped: z.array(z.object({ text: z.string(), ...spanFields, words: z.array(z.string()) })),
+  /**
+   * Terms the interview spells as the job's glossary does where the transcript had another spelling
+   * (`from`, `count` places): the glossary's spelling, not a changed or invented word.
+   */
+  glossaryFixes: z.array(z.object({ from: z.string(), to: z.string(), count: z.number().int() })),
 });
 export type FidelityReport = z.infer<typeof fidelityReportSchema>;
 
@@ -103,6 +109,8 @@ export interface FidelityOptions {
   segments?: Array<{ start: number; end?: number; text: string; speaker?: number }>;
   /** Most milliseconds the word diff may take (default 500 ms); past it the diff is left out. */
   diffTimeoutMs?: number;
+  /** The job's glossary: the transcript is written with its spellings before it is compared. */
+  glossary?: string[];
 }
 
 /** Hesitations in the languages Whisper writes them in; never content, never compared. */
@@ -138,7 +146,34 @@ interface Passage {
   tokTo: number;
 }
 
+/**
+ * The report, with the job's glossary applied to the transcript first (applyGlossary): a term the
+ * interview spells as the glossary does counts as the word heard, not as a changed or invented one;
+ * those places are listed in glossaryFixes.
+ */
 export function fidelityReport(raw: string, corrected: string | null, opts: FidelityOptions): FidelityReport {
+  const terms = opts.glossary ?? [];
+  if (!terms.length || corrected === null) return alignedReport(raw, corrected, opts);
+  const fixes: GlossaryFix[] = [];
+  const fix = (text: string, keep: boolean) => {
+    const r = applyGlossary(text, terms, opts.language);
+    if (keep) fixes.push(...r.fixes);
+    return r.text;
+  };
+  const segments = opts.segments?.map((s) => ({ ...s, text: fix(s.text, true) }));
+  const report = alignedReport(fix(raw, !segments), corrected, { ...opts, segments });
+  const counted = new Map<string, { from: string; to: string; count: number }>();
+  for (const f of fixes) {
+    if (!corrected.includes(f.to)) continue;
+    const key = `${f.from}\u0000${f.to}`;
+    const c = counted.get(key) ?? { from: f.from, to: f.to, count: 0 };
+    c.count++;
+    counted.set(key, c);
+  }
+  return { ...report, glossaryFixes: [...counted.values()] };
+}
+
+function alignedReport(raw: string, corrected: string | null, opts: FidelityOptions): FidelityReport {
   const { language } = opts;
   const spaceless = isSpacelessLanguage(language);
   const empty = {
@@ -152,6 +187,7 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
     misattributed: [],
     reworded: [],
     dropped: [],
+    glossaryFixes: [],
   };
   if (corrected === null) return { figure: null, ...empty };
 

@@ -60,6 +60,10 @@ export const glossaryBodySchema = z.object({ terms: glossaryTermsSchema });
 export const glossaryResponseSchema = z.object({ terms: z.array(z.string()) });
 export type Glossary = z.infer<typeof glossaryResponseSchema>;
 
+/** A stored glossary (a JSON column) as a list of strings; anything else reads as empty. */
+export const glossaryOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((t): t is string => typeof t === "string") : [];
+
 /** Glossary text as typed in a form: one term per line. */
 export function termsFromLines(text: string): string[] {
   return normalizeTerms(text.split(/\r\n|\r|\n/u));
@@ -93,7 +97,7 @@ export interface GlossaryResult {
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const PLAIN_TERM = /^[\p{L}\p{M}\p{N}\s'’-]+$/u;
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 const fold = (s: string) => (ASCII.test(s) ? s.toLowerCase() : s.normalize("NFKC").toLowerCase());
 
 /** Whether text[from, to) only joins two words of one term: spaces, hyphens, apostrophes. */

@@ -7,6 +7,7 @@ import { ChangeEmail } from "../account/ChangeEmail.tsx";
 import { ChangePassword } from "../account/ChangePassword.tsx";
 import { DataDownload } from "../account/DataDownload.tsx";
 import { DeleteAccount } from "../account/DeleteAccount.tsx";
+import { Glossary } from "../account/Glossary.tsx";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { type Account, accountApi } from "../auth/accountApi.ts";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
@@ -61,6 +62,7 @@ function AccountScreen({ uid }: { uid: string }) {
 
         <ChangePassword />
         <ChangeEmail current={data?.email ?? ""} />
+        <Glossary />
         <CardOnFile uid={uid} />
         <BillingHistory rows={payments.data?.payments} loading={payments.isPending} error={payments.error} />
         <DataDownload />

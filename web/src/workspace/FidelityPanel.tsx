@@ -170,6 +170,19 @@ export function FidelityPanel({
             <p className="muted">{t("job.fidelity.noInterview")}</p>
           )}
 
+          {report.data.glossaryFixes.length ? (
+            <>
+              <h4>{t("transcription.glossary.fidelityTitle")}</h4>
+              <ul className="ws-flags" data-testid="ws-glossary-fixes">
+                {report.data.glossaryFixes.map((f) => (
+                  <li key={`${f.from}\u0000${f.to}`} dir="auto" data-testid="ws-glossary-fix">
+                    {t("transcription.glossary.fidelityItem", { from: f.from, to: f.to, times: count(f.count) })}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+
           <FlagList
             title={`${t("job.fidelity.inventedTitle")} (${count(report.data.invented.length)})`}
             kind="invented"

@@ -93,6 +93,11 @@ export function buildSystemPrompt(input: CorrectionInput, format = formatFor(inp
   }
   const kind = FILE_TYPES[input.fileType];
   if (kind) lines.push(`- The recording is ${kind}.`);
+  if (input.glossary?.length) {
+    lines.push(
+      `- Glossary: write these names and terms exactly as spelt here wherever the transcript has them (in any case, spacing or a near misspelling): ${input.glossary.join("; ")}.`,
+    );
+  }
   const example = (input.interviewExample ?? "").trim();
   if (example) {
     lines.push(

@@ -24,6 +24,8 @@ export interface CorrectionInput {
    * what, and no engine may merge two speakers' turns or move words between them.
    */
   turns?: CorrectionTurn[];
+  /** The job's glossary: names and terms to write exactly so (the language model is told them). */
+  glossary?: string[];
 }
 
 /** One heard turn: its speaker (id, part, name), time span and raw text. */

@@ -1,17 +1,13 @@
 // The account's glossary in Postgres (users.glossary, a JSON array of strings).
-import { AppError } from "@kikitori/shared";
+import { AppError, glossaryOf } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
-
-/** The stored glossary as a list of strings (anything else reads as empty). */
-export const asTerms = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((t): t is string => typeof t === "string") : [];
 
 export function glossaryRepository(db: Db) {
   return {
     async read(userId: string): Promise<string[]> {
       const row = await db.user.findUnique({ where: { id: userId }, select: { glossary: true } });
       if (!row) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
-      return asTerms(row.glossary);
+      return glossaryOf(row.glossary);
     },
     async write(userId: string, terms: string[]): Promise<string[]> {
       const { count } = await db.user.updateMany({ where: { id: userId }, data: { glossary: terms } });

@@ -1,5 +1,6 @@
 import {
   charCount,
+  glossaryOf,
   type JobSpeaker,
   readSync,
   syncSummary,
@@ -7,7 +8,6 @@ import {
   type TranscriptionSnapshot,
   type TranscriptSegment,
 } from "@kikitori/shared";
-import { asTerms } from "../glossary/repository.ts";
 import type { JobRow } from "../jobs/repository.ts";
 import { audioFileUrl } from "../lib/paths.ts";
 
@@ -44,7 +44,7 @@ export function toSnapshot(job: JobRow, now = new Date(), live: TranscriptSegmen
     speakerCount: job.speakerCount,
     diarizationEngine: job.diarizationEngine,
     transcriptionEngine: job.transcriptionEngine,
-    glossary: asTerms(job.glossary),
+    glossary: glossaryOf(job.glossary),
     segments: Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : live,
     ...syncSummary(readSync(job.interviewSync)),
   };

@@ -1,6 +1,7 @@
 import {
   AppError,
   fidelityReportSchema,
+  glossaryOf,
   type JobSpeaker,
   jobTextLanguage,
   patchTranscriptionSchema,
@@ -205,6 +206,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
           language: jobTextLanguage(job),
           speakerNames: speakers.map((s) => s.name),
           speakers: speakers.map((s) => ({ id: s.id, name: s.name })),
+          glossary: glossaryOf(job.glossary),
           segments: segments.length
             ? segments.map((s) => ({ start: s.start, end: s.end, text: s.text, speaker: s.speaker }))
             : undefined,

@@ -2,7 +2,13 @@ import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { isSpacelessLanguage, type TranscriptSegment, transcriptionChunkJobSchema } from "@kikitori/shared";
+import {
+  glossaryOf,
+  isSpacelessLanguage,
+  type TranscriptSegment,
+  transcriptionChunkJobSchema,
+  whisperPrompt,
+} from "@kikitori/shared";
 import { jobLifecycle, parseJobPayload } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
 import { cleanSegments, type Span } from "../cleanup.ts";
@@ -60,6 +66,7 @@ export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: 
         model: true,
         interviewer: true,
         interviewee: true,
+        glossary: true,
         status: true,
         speakerSpans: true,
       },
@@ -70,12 +77,13 @@ export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: 
       const wav = path.join(dir, "chunk.wav");
       await pipeline(await deps.store.get(chunk.objectKey), createWriteStream(wav));
       const t0 = process.hrtime.bigint();
-      const names = [row.interviewer, row.interviewee].filter(Boolean).join(", ");
       const language = languageInUse(row);
       const result = await deps.engine.transcribe(wav, {
         language,
         fileType: row.model,
-        prompt: names ? `${names}.` : undefined,
+        // Whisper's initial prompt (names, then the glossary within its budget); the openai engine's
+        // hint too. Pocketsphinx takes no prompt or hotwords: the correction step applies the glossary.
+        prompt: whisperPrompt([row.interviewer, row.interviewee].filter(Boolean), glossaryOf(row.glossary)),
       });
       const engineSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
       deps.observeEngine?.(engineSeconds, chunk.endSeconds - chunk.startSeconds);
