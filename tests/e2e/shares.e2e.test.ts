@@ -122,6 +122,21 @@ it("a link made on the job page opens read-only without a login, and stops worki
     await guest.$eval('[data-testid="shared-audio"]', (a) => Math.round((a as HTMLAudioElement).currentTime * 10)),
   ).toBe(38);
 
+  // 15 minutes later the audio URL has lapsed: when the player fails, the page gets a new URL and
+  // goes on from the same point. (The failure is the element's error event; the clock is the page's.)
+  const firstSrc = await audio.getAttribute("src");
+  await guest.clock.setFixedTime(Date.now() + 16 * 60_000);
+  await guest.$eval('[data-testid="shared-audio"]', (a) => a.dispatchEvent(new Event("error")));
+  await guest.waitForFunction(
+    (old) => document.querySelector('[data-testid="shared-audio"]')?.getAttribute("src") !== old,
+    firstSrc,
+  );
+  await guest.waitForFunction(() => {
+    const a = document.querySelector('[data-testid="shared-audio"]') as HTMLAudioElement | null;
+    return !!a && a.readyState >= 1 && Math.round(a.currentTime * 10) === 38;
+  });
+  expect(await guest.getByText("The audio could not be loaded", { exact: false }).count()).toBe(0);
+
   // The owner revokes it: the page now says so.
   await panel.getByTestId("ws-share-revoke").click();
   await panel.getByTestId("ws-share-none").waitFor();
