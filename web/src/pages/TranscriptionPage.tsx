@@ -75,10 +75,10 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
       return setNotice({ kind: "text", key: LANGUAGE_UNSUPPORTED });
     }
     if (!file || !uid) return;
-    const { interviewer, interviewee, tone, example, model, speakers } = values;
+    const { interviewer, interviewee, tone, example, model, speakers, glossary } = values;
     await job.upload(
       file,
-      { interviewer, interviewee, tone, interviewExample: example, model, speakers },
+      { interviewer, interviewee, tone, interviewExample: example, model, speakers, glossary },
       audioLanguage,
     );
   };

@@ -21,6 +21,8 @@ export interface UploadFormValues {
   interviewee: string;
   tone: string;
   example: string;
+  /** Names and terms for this recording, one per line ("": the account's glossary). */
+  glossary: string;
 }
 
 export const INITIAL_UPLOAD_FORM: UploadFormValues = {
@@ -30,6 +32,7 @@ export const INITIAL_UPLOAD_FORM: UploadFormValues = {
   interviewee: "",
   tone: "",
   example: "",
+  glossary: "",
 };
 
 /**
@@ -158,6 +161,25 @@ export function UploadForm({
           {t("transcription.exampleHint")}
         </p>
       </div>
+
+      <details className="field tx-glossary" data-testid="tx-glossary">
+        <summary>{t("transcription.glossary.title")}</summary>
+        <label htmlFor="tx-glossary-terms">{t("transcription.glossary.label")}</label>
+        <textarea
+          id="tx-glossary-terms"
+          data-testid="tx-glossary-terms"
+          rows={4}
+          value={values.glossary}
+          placeholder={t("transcription.glossary.placeholder")}
+          onChange={(e) => onChange("glossary", e.target.value)}
+          aria-describedby="tx-glossary-hint"
+          spellCheck={false}
+          disabled={processing}
+        />
+        <p className="hint" id="tx-glossary-hint">
+          {t("transcription.glossary.hint")}
+        </p>
+      </details>
     </fieldset>
   );
 }

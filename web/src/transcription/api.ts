@@ -35,6 +35,8 @@ export async function uploadAudio(
     model: string;
     /** "auto" or "1"…"6". */
     speakers: string;
+    /** Names and terms, one per line; blank: the account's glossary. */
+    glossary?: string;
   },
   meta: { uid: string; language: string; uiLanguage: string },
   signal?: AbortSignal,
@@ -50,6 +52,7 @@ export async function uploadAudio(
     uid: meta.uid,
     language: meta.language,
     uiLanguage: meta.uiLanguage,
+    ...(fields.glossary?.trim() ? { glossary: fields.glossary } : {}),
   };
   // Over 20 MiB (the plan allowing), resumably: progress, retries and resuming after a lost connection.
   if (isResumable(file.size)) {
