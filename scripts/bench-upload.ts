@@ -1,0 +1,120 @@
+/**
+ * `npm run bench:upload [-- runs megabytes]`: how long the single POST /api/upload takes to answer for
+ * a WAV of `megabytes` MB (default 19) against a raw loopback HTTP POST of the same bytes to a tiny
+ * node server that only reads them, and a resumable upload (tus: creation + one PATCH) of the same
+ * file; `runs` rounds (default 7), each kind once per round, interleaved. Prints min and median of each
+ * and the ratios. Uses the real stack: a gateway, PostgreSQL, Redis and an s3rver (its own database,
+ * Redis prefix and bucket). Needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL; default 127.0.0.1).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import { startTestGateway } from "../tests/support/gateway.ts";
+import { startS3Standin } from "../tests/support/global-setup.ts";
+import { createUser, upload } from "../tests/support/pipeline.ts";
+
+const RUNS = Number(process.argv[2] ?? 7);
+const MEGABYTES = Number(process.argv[3] ?? 19);
+
+/** A 16 kHz mono 16-bit WAV of about `bytes` bytes: a tone, one second written and repeated. */
+function wav(bytes: number): Buffer {
+  const dataBytes = Math.floor((bytes - 44) / 2) * 2;
+  const buf = Buffer.alloc(44 + dataBytes);
+  buf.write("RIFF", 0, "ascii");
+  buf.writeUInt32LE(36 + dataBytes, 4);
+  buf.write("WAVEfmt ", 8, "ascii");
+  buf.writeUInt32LE(16, 16);
+  buf.writeUInt16LE(1, 20);
+  buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(16_000, 24);
+  buf.writeUInt32LE(32_000, 28);
+  buf.writeUInt16LE(2, 32);
+  buf.writeUInt16LE(16, 34);
+  buf.write("data", 36, "ascii");
+  buf.writeUInt32LE(dataBytes, 40);
+  const second = Buffer.alloc(32_000);
+  for (let i = 0; i < 16_000; i++) {
+    second.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * 300 * i) / 16_000)), i * 2);
+  }
+  for (let at = 44; at < buf.length; at += second.length) {
+    second.copy(buf, at, 0, Math.min(second.length, buf.length - at));
+  }
+  return buf;
+}
+
+/** Seconds of one call. */
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await run();
+  return (performance.now() - t0) / 1000;
+}
+
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0], median: s[Math.floor(s.length / 2)] };
+};
+
+const s3 = await startS3Standin();
+process.env.TEST_LOG_LEVEL ??= "error";
+const raw = http.createServer((req, res) => {
+  req.on("data", () => {});
+  req.on("end", () => res.end("ok"));
+});
+await new Promise<void>((r) => raw.listen(0, "127.0.0.1", () => r()));
+const rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+const t = await startTestGateway();
+try {
+  const data = wav(MEGABYTES * 1000 * 1000);
+  const body = new Uint8Array(data);
+  const times = { raw: [] as number[], post: [] as number[], tus: [] as number[] };
+  for (let i = 0; i < RUNS; i++) {
+    // A fresh premium user per round: the minutes never run out.
+    const { token } = await createUser(t, { plan: "premium" });
+    times.raw.push(await timed(() => fetch(rawUrl, { method: "POST", body }).then((r) => r.text())));
+    times.post.push(
+      await timed(async () => {
+        const r = await upload(t, token, { data, name: "bench.wav", type: "audio/wav" });
+        if (r.status !== 202) throw new Error(`POST /api/upload: ${r.status} ${JSON.stringify(r.body)}`);
+      }),
+    );
+    times.tus.push(
+      await timed(async () => {
+        const auth = { authorization: `Bearer ${token}`, "tus-resumable": "1.0.0" };
+        const created = await fetch(`${t.url}/api/uploads`, {
+          method: "POST",
+          headers: {
+            ...auth,
+            "upload-length": String(data.length),
+            "upload-metadata": `filename ${Buffer.from("bench.wav").toString("base64")},model ${Buffer.from("meeting").toString("base64")}`,
+          },
+        });
+        const location = created.headers.get("location");
+        const r = await fetch(`${t.url}${location}`, {
+          method: "PATCH",
+          headers: { ...auth, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+          body,
+        });
+        if (r.status !== 204) throw new Error(`tus PATCH: ${r.status} ${await r.text()}`);
+      }),
+    );
+  }
+  const r = stats(times.raw);
+  const p = stats(times.post);
+  const u = stats(times.tus);
+  const line = (name: string, s: { min: number; median: number }) =>
+    `${name.padEnd(34)} min ${s.min.toFixed(3)} s   median ${s.median.toFixed(3)} s   (${(s.median / r.median).toFixed(1)}× raw median)`;
+  console.log(
+    [
+      `Upload bench: ${(data.length / 1e6).toFixed(1)} MB WAV (16 kHz mono, ${Math.round(data.length / 32_000)} s), ${RUNS} rounds, ${os.cpus().length} cores`,
+      line("raw loopback POST", r),
+      line("POST /api/upload (202)", p),
+      line("tus creation + one PATCH (204)", u),
+      `POST /api/upload / raw: min ${(p.min / r.min).toFixed(1)}×, median ${(p.median / r.median).toFixed(1)}× (the goal is at most 1.5×)`,
+    ].join("\n"),
+  );
+} finally {
+  await t.close();
+  raw.close();
+  await s3.close();
+}
+process.exit(0);
