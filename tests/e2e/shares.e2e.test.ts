@@ -4,6 +4,7 @@
 // interview text with nothing editable, the audio playing from its signed URL, a noindex tag and no
 // share buttons; once the owner revokes it, the same page says the link expired or was revoked.
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { jest } from "@jest/globals";
 import { createObjectStore } from "@kikitori/shared/server";
@@ -30,6 +31,36 @@ const SEGMENTS = [
   { start: 3.8, end: 8.2, text: "We opened it in Osaka in 2019 with two ovens.", speaker: 1 },
 ];
 const INTERVIEW = "Anna: How did the bakery start?\n\nBen: We opened it in Osaka in 2019 with two ovens.";
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/**
+ * axe-core's serious and critical violations of a page (ids and first targets), opened in its own
+ * context that lets the injected script run (the app's CSP forbids inline scripts).
+ */
+async function seriousViolations(
+  url: string,
+  ready: string,
+  opts: { email?: string; scope?: string } = {},
+): Promise<string[]> {
+  const { email, scope } = opts;
+  const ctx = await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const page = await ctx.newPage();
+  if (email) await login(page, email);
+  await page.goto(url);
+  await page.locator(ready).waitFor();
+  await page.waitForLoadState("networkidle");
+  await page.addScriptTag({ path: AXE });
+  // On the job page only the share panel is this feature's; the shared pages are its own.
+  const found: string[] = await page.evaluate(async (scope) => {
+    const result = await (window as any).axe.run(scope ?? document, { resultTypes: ["violations"] });
+    return result.violations
+      .filter((v: { impact: string | null }) => v.impact === "serious" || v.impact === "critical")
+      .map((v: { id: string; nodes: Array<{ target: string[] }> }) => `${v.id}: ${v.nodes[0]?.target.join(" ")}`);
+  }, scope);
+  await ctx.close();
+  return found;
+}
 
 async function login(page: Page, email: string) {
   await page.goto(`${t.url}/en/login`);
@@ -82,6 +113,12 @@ it("a link made on the job page opens read-only without a login, and stops worki
   expect(url).toMatch(new RegExp(`^${t.url}/en/shared/[A-Za-z0-9_-]{43}$`));
   await panel.getByTestId("ws-share-item").waitFor();
   expect(await panel.getByTestId("ws-share-item").count()).toBe(1);
+  expect(
+    await seriousViolations(`${t.url}/en/transcriptions/${jobId}`, '[data-testid="ws-share-item"]', {
+      email: user.email,
+      scope: '[data-testid="ws-share"]',
+    }),
+  ).toEqual([]);
   // The job page is private: no social share buttons (the panel's own controls are ws-share-*).
   expect(await owner.locator('[data-testid^="share-"]').count()).toBe(0);
 
@@ -111,6 +148,7 @@ it("a link made on the job page opens read-only without a login, and stops worki
   expect(await guest.$eval('meta[name="robots"]', (m) => (m as HTMLMetaElement).content)).toContain("noindex");
   expect(await guest.locator('[data-testid^="share-"]').count()).toBe(0);
   expect(await guest.getByTestId("nav-login").count()).toBe(1);
+  expect(await seriousViolations(url, '[data-testid="shared-interview"]')).toEqual([]);
   // The audio plays from its signed URL: a click on a line seeks there.
   const audio = guest.getByTestId("shared-audio");
   await guest.waitForFunction(
@@ -145,6 +183,7 @@ it("a link made on the job page opens read-only without a login, and stops worki
   await gone.waitFor();
   expect(await gone.getByTestId("page-title").textContent()).toBe("This link has expired or was revoked");
   expect(await guest.getByTestId("ws-segment-text").count()).toBe(0);
+  expect(await seriousViolations(url, '[data-testid="shared-gone"]')).toEqual([]);
   expect(await guest.$eval('meta[name="robots"]', (m) => (m as HTMLMetaElement).content)).toContain("noindex");
 
   await guestCtx.close();
