@@ -96,3 +96,10 @@ it("gives a job the upload's glossary, else the account's, and shows it in the s
   );
   expect([tooLong.status, tooLong.body.error.code]).toEqual([400, "VALIDATION_FAILED"]);
 }, 60_000);
+
+it("is part of the account's data download", async () => {
+  const { token } = await createUser(t);
+  await call(token, "PUT", { terms: ["Honey Cake"] });
+  const res = await fetch(`${t.url}/api/auth/account/export`, { headers: { authorization: `Bearer ${token}` } });
+  expect((await res.json()).glossary).toEqual(["Honey Cake"]);
+});

@@ -18,6 +18,7 @@ import {
   emailChangeConfirmResponseSchema,
   emailChangeResponseSchema,
   emailSchema,
+  glossaryOf,
   type Language,
   languageSchema,
   newPasswordSchema,
@@ -221,6 +222,7 @@ export class AccountService {
     return {
       exportedAt: this.now().toISOString(),
       account: await this.account(uid),
+      glossary: glossaryOf(u.glossary),
       usage: {
         periodStart: u.periodStart.toISOString(),
         resetDate: u.resetDate.toISOString(),
@@ -241,6 +243,7 @@ export class AccountService {
         interviewExample: j.interviewExample,
         audioLanguage: j.audioLanguage,
         detectedLanguage: j.detectedLanguage,
+        glossary: glossaryOf(j.glossary),
         transcription: j.transcription,
         rewrittenText: j.rewrittenText,
       })),
