@@ -81,7 +81,7 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       schema: {
         tags,
         summary:
-          "Upload an interview recording (multipart: file, interviewer, interviewee, tone, interviewExample, model, uid, language = audio language: a Whisper code or auto, uiLanguage, speakers = auto or 1–6)",
+          "Upload an interview recording (multipart: file, interviewer, interviewee, tone, interviewExample, model, uid, language = audio language: a Whisper code or auto, uiLanguage, speakers = auto or 1–6, glossary = names and terms one per line, else the account's glossary)",
         security: [{ bearer: [] }],
         consumes: ["multipart/form-data"],
         response: { 202: uploadResponseSchema, ...errorResponses(400, 401, 402, 403, 413, 415, 422) },
