@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { exportBlocks, type ExportSource, quoteCitation, renderExport } from "../src/export.ts";
+import { type ExportSource, exportBlocks, quoteCitation, renderExport } from "../src/export.ts";
 import { createQuoteSchema, patchQuoteSchema, quoteSpan, selectionRange } from "../src/quotes.ts";
 import type { TranscriptSegment } from "../src/speech.ts";
 
@@ -124,7 +124,13 @@ describe("the quote's citation and export", () => {
     transcript: null,
     speakerLabel: (n) => `Speaker ${n}`,
     quotes: [
-      { start: 2.5, speaker: "Dr. Tanaka", text: "It started in a garage.", note: "Lead quote", tags: ["origin", "a b"] },
+      {
+        start: 2.5,
+        speaker: "Dr. Tanaka",
+        text: "It started in a garage.",
+        note: "Lead quote",
+        tags: ["origin", "a b"],
+      },
       { start: 6.2, speaker: null, text: "Really?", note: null, tags: [] },
     ],
   };

@@ -16,7 +16,9 @@ import { DeleteJob } from "./DeleteJob.tsx";
 import { FailedNotice } from "./FailedNotice.tsx";
 import { FidelityPanel } from "./FidelityPanel.tsx";
 import { formatDateTime, formatRate } from "./format.ts";
+import { InsertTimestamp } from "./InsertTimestamp.tsx";
 import { InterviewSyncStatus, useInterviewSyncPoll } from "./InterviewSync.tsx";
+import { QuotesPanel } from "./QuotesPanel.tsx";
 import { SaveStatus } from "./SaveStatus.tsx";
 import { SegmentList } from "./SegmentList.tsx";
 import { splitLine } from "./api.ts";
@@ -169,9 +171,17 @@ export function JobWorkspace({
                   ))}
                 </select>
               </label>
+              {snap.rewrittenText !== null && editable ? (
+                <InsertTimestamp
+                  targetId="ws-interview"
+                  value={editor.values.interview}
+                  currentTime={() => player.ref.current?.currentTime ?? player.time}
+                  onChange={editor.setInterview}
+                />
+              ) : null}
             </div>
             <p className="hint" data-testid="ws-keys">
-              {t("job.keys")} {t("job.keysTyping")} {t("job.keysLines")}
+              {t("job.keys")} {t("job.keysTyping")} {t("job.keysMore")} {t("job.keysLines")}
             </p>
           </>
         ) : audio.status === "error" ? (
@@ -215,12 +225,26 @@ export function JobWorkspace({
           {splitError ? (
             <ErrorAlert message={errorText(t, splitError)} error={splitError} testId="ws-split-error" />
           ) : null}
+          {snap.segments.length > 0 && snap.transcription !== null ? (
+            <QuotesPanel
+              jobId={snap.jobId}
+              version={snap.version}
+              segments={snap.segments}
+              texts={editor.values.segments}
+              speakers={snap.speakers}
+              language={language ?? lang}
+              onPlaySpan={audio.status === "ready" && !gone ? player.playSpan : null}
+              onSeek={audio.status === "ready" && !gone ? player.seek : null}
+              beforeSave={editor.flush}
+            />
+          ) : null}
         </section>
 
         <section className="card ws-interview" aria-labelledby="ws-interview-title">
           <h2 id="ws-interview-title">{t("transcription.correctedTitle")}</h2>
           {snap.rewrittenText !== null ? (
             <textarea
+              id="ws-interview"
               className="tx-text ws-interview-text"
               data-testid="ws-interview"
               value={editor.values.interview}

@@ -21,9 +21,24 @@ const localStore = (): Storage | null => {
   }
 };
 
-/** Ctrl+Space: plays or pauses wherever the focus is, also while typing in the transcript or interview. */
-export function isPlayPauseChord(e: Pick<KeyboardEvent, "ctrlKey" | "altKey" | "metaKey" | "key" | "code">): boolean {
-  return e.ctrlKey && !e.altKey && !e.metaKey && (e.key === " " || e.code === "Space");
+type Chord = Pick<KeyboardEvent, "ctrlKey" | "altKey" | "metaKey" | "key" | "code">;
+
+/**
+ * Ctrl+Space: plays or pauses wherever the focus is, also while typing in the transcript or interview.
+ * Alt+Space does the same where the system takes Ctrl+Space (macOS switches the input source with it).
+ */
+export function isPlayPauseChord(e: Chord): boolean {
+  const space = e.key === " " || e.code === "Space";
+  return space && !e.metaKey && e.ctrlKey !== e.altKey;
+}
+
+/**
+ * Ctrl+, (comma): back 5 s wherever the focus is, also while typing. Not Ctrl+← (a word back in text
+ * fields) nor Alt+← (the browser's Back); Ctrl+, means nothing to browsers or text fields. oTranscribe
+ * uses F1 for this, which opens the browser's help in some.
+ */
+export function isBackChord(e: Chord): boolean {
+  return e.ctrlKey && !e.altKey && !e.metaKey && (e.key === "," || e.code === "Comma");
 }
 
 /** Index of the segment playing at `time`: the last one starting at or before it (-1 before the first). */
@@ -57,6 +72,8 @@ export interface Player {
   seek: (seconds: number) => void;
   /** Seeks and plays from there. */
   play: (seconds: number) => void;
+  /** Plays from `start` and pauses at `end` (a quote's span). */
+  playSpan: (start: number, end: number) => void;
   toggle: () => void;
   /** Whether an <audio> element is attached. */
   ready: boolean;
@@ -66,9 +83,34 @@ export interface Player {
 }
 
 /**
+ * Where a span's playback stops (a quote's end; null: none): while it plays, its end is watched every
+ * frame (timeupdate comes only about 4 times a second). Playing from elsewhere forgets it.
+ */
+function useSpanStop(audio: HTMLAudioElement | null, playing: boolean) {
+  const [stopAt, setStopAt] = useState<number | null>(null);
+  // A seek far past the end (the user moved on) forgets it without pausing.
+  useEffect(() => {
+    if (!audio || !playing || stopAt === null) return;
+    let frame = 0;
+    const check = () => {
+      if (audio.currentTime >= stopAt) {
+        setStopAt(null);
+        if (audio.currentTime < stopAt + 1) audio.pause();
+        return;
+      }
+      frame = requestAnimationFrame(check);
+    };
+    frame = requestAnimationFrame(check);
+    return () => cancelAnimationFrame(frame);
+  }, [audio, playing, stopAt]);
+  return setStopAt;
+}
+
+/**
  * The audio player's state for the job page: the position (from timeupdate), playing or not, seeking
  * and play/pause; and (unless `keys` is false) the page's keys: space plays or pauses, ← and → jump
- * 5 s (not while typing).
+ * 5 s (not while typing); Ctrl+Space (or Alt+Space) plays or pauses and Ctrl+, jumps back 5 s
+ * wherever the focus is.
  */
 export function usePlayer(enabled: boolean, opts: { keys?: boolean } = {}): Player {
   const keys = opts.keys ?? true;
@@ -107,12 +149,23 @@ export function usePlayer(enabled: boolean, opts: { keys?: boolean } = {}): Play
     setTime(audio.currentTime);
   }, []);
 
+  const setStopAt = useSpanStop(audio, playing);
+
   const play = useCallback(
     (seconds: number) => {
+      setStopAt(null);
       seek(seconds);
       void ref.current?.play().catch(() => undefined);
     },
-    [seek],
+    [seek, setStopAt],
+  );
+
+  const playSpan = useCallback(
+    (start: number, end: number) => {
+      play(start);
+      setStopAt(end);
+    },
+    [play, setStopAt],
   );
 
   const toggle = useCallback(() => {
@@ -152,6 +205,12 @@ export function usePlayer(enabled: boolean, opts: { keys?: boolean } = {}): Play
         toggle();
         return;
       }
+      if (isBackChord(e)) {
+        if (!ref.current) return;
+        e.preventDefault();
+        seek(ref.current.currentTime - SKIP_SECONDS);
+        return;
+      }
       if (e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
       const audio = ref.current;
       if (!audio) return;
@@ -170,5 +229,5 @@ export function usePlayer(enabled: boolean, opts: { keys?: boolean } = {}): Play
     return () => document.removeEventListener("keydown", onKey);
   }, [enabled, keys, seek, toggle]);
 
-  return { ref, attach, time, playing, seek, play, toggle, ready: audio !== null, rate, setRate };
+  return { ref, attach, time, playing, seek, play, playSpan, toggle, ready: audio !== null, rate, setRate };
 }
