@@ -1,15 +1,25 @@
 // Read-only share links against a real gateway: the owner makes, lists and revokes links (another
 // user's job is 404, bad input 400, more than the limit 409); anyone reads a live link without a
 // login, with no caching or indexing; an expired or revoked link is 404 at once; the token opens
-// nothing else (401 as a bearer, also on PATCH); the signed audio URL plays with byte ranges and
+// nothing else (401 as a bearer, also on PATCH; the socket closes 4401); the signed audio URL plays with byte ranges and
 // refuses a changed signature or a lapsed one; deleting the job removes its links.
 import { createHash } from "node:crypto";
-import { createdShareSchema, SHARES_PER_JOB_MAX, sharedTranscriptionSchema, shareListSchema } from "@kikitori/shared";
+import { jest } from "@jest/globals";
+import {
+  createdShareSchema,
+  SHARES_PER_JOB_MAX,
+  sharedTranscriptionSchema,
+  shareListSchema,
+  WS_CLOSE_UNAUTHENTICATED,
+} from "@kikitori/shared";
 import { createObjectStore, type ObjectStore } from "@kikitori/shared/server";
+import WebSocket from "ws";
 import { insertJob, insertVerifiedUser } from "../../../tests/support/db.ts";
 import { api, startReplica, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { loadGatewayConfig } from "../src/config.ts";
 import { createPageRenderer } from "../src/web/page-meta.ts";
+
+jest.setTimeout(60_000);
 
 let t: TestGateway;
 let store: ObjectStore;
@@ -229,6 +239,11 @@ it("a share token opens no other endpoint: 401 as a bearer, also for PATCH", asy
     const r = await api(t.url, method, path, { ...as, body });
     expect([method, path, r.status]).toEqual([method, path, 401]);
   }
+  // Nor does it open the progress socket.
+  const ws = new WebSocket(`${t.url.replace("http", "ws")}/ws`);
+  const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
+  ws.once("open", () => ws.send(JSON.stringify({ type: "auth", token: link.token })));
+  expect(await closed).toBe(WS_CLOSE_UNAUTHENTICATED);
   const job = await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } });
   expect(job.title).toBe("The Osaka bakery");
   expect(job.version).toBe(1);
