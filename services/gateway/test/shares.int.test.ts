@@ -1,8 +1,8 @@
 // Read-only share links against a real gateway: the owner makes, lists and revokes links (another
 // user's job is 404, bad input 400, more than the limit 409); anyone reads a live link without a
 // login, with no caching or indexing; an expired or revoked link is 404 at once; the token opens
-// nothing else (401 as a bearer, also on PATCH; the socket closes 4401); the signed audio URL plays with byte ranges and
-// refuses a changed signature or a lapsed one; deleting the job removes its links.
+// nothing else (401 as a bearer, also on PATCH; the socket closes 4401); the signed audio URL plays
+// with byte ranges and refuses a changed signature or a lapsed one; deleting the job removes its links.
 import { createHash } from "node:crypto";
 import { jest } from "@jest/globals";
 import {

@@ -98,11 +98,6 @@ export function localePath(lang: Language, route: string): string {
   return `/${lang}/${route.replace(/^\/+/, "")}`;
 }
 
-/** The read-only page of a share link: `/{lang}/shared/{token}`. */
-export function sharedPath(lang: Language, token: string): string {
-  return localePath(lang, ROUTES.shared.replace(":token", encodeURIComponent(token)));
-}
-
 /** The job page of a transcription: `/{lang}/transcriptions/{jobId}`. */
 export function jobPath(lang: Language, jobId: string): string {
   return localePath(lang, ROUTES.job.replace(":jobId", encodeURIComponent(jobId)));
@@ -120,7 +115,7 @@ export function showsShareBar(pathname: string): boolean {
 }
 
 /** Whether a path is a shared interview's read-only page (/{lang}/shared/{token}). */
-export function isSharedPath(pathname: string): boolean {
+function isSharedPath(pathname: string): boolean {
   return /^shared\/[^/]+$/.test(stripLanguage(pathname).replace(/^\/+|\/+$/g, ""));
 }
 
