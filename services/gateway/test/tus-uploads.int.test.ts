@@ -235,6 +235,17 @@ it("bad creations are 400s; DELETE ends an upload; OPTIONS tells the tus version
   expect((await tus("DELETE", location, token)).status).toBe(204);
   expect((await tus("HEAD", location, token)).status).toBe(404);
 
+  // At most five unfinished uploads at once; ending one makes room.
+  const open = [];
+  for (let i = 0; i < 5; i++) open.push(await create(token, 5000));
+  const sixth = await tus("POST", "/api/uploads", token, {
+    "upload-length": "5000",
+    "upload-metadata": metadata({ filename: "six.wav", model: "meeting" }),
+  });
+  expect([sixth.status, sixth.body.error.code]).toEqual([429, "RATE_LIMITED"]);
+  expect((await tus("DELETE", open[0], token)).status).toBe(204);
+  await create(token, 5000);
+
   const anonymous = await fetch(`${t.url}/api/uploads`, { method: "OPTIONS" });
   expect(anonymous.status).toBe(204);
   expect(anonymous.headers.get("tus-version")).toBe("1.0.0");
@@ -261,3 +272,13 @@ it("an upload with no PATCH for a day is removed with its parts by the retention
   expect(await store().removePrefix(uploadPartsPrefix(uid, id))).toBe(0);
   expect((await tus("HEAD", location, token)).status).toBe(404);
 }, 60_000);
+
+it("the OpenAPI document lists the tus calls and the plan's maxUploadBytes", async () => {
+  const doc = await (await fetch(`${t.url}/api/docs/json`)).json();
+  expect(Object.keys(doc.paths["/api/uploads"])).toEqual(expect.arrayContaining(["post", "options"]));
+  expect(Object.keys(doc.paths["/api/uploads/{id}"])).toEqual(
+    expect.arrayContaining(["head", "patch", "delete", "get", "options"]),
+  );
+  const usage = doc.paths["/api/user-usage"].get.responses["200"].content["application/json"].schema;
+  expect(usage.properties.maxUploadBytes).toBeTruthy();
+}, 30_000);

@@ -27,6 +27,13 @@ export async function ownUpload(db: Db, uid: string, id: string): Promise<Upload
   return row;
 }
 
+/** The user's uploads still waiting for bytes (not finished, not refused, not expired). */
+export function countOpenUploads(db: Db, uid: string, activeSince: Date): Promise<number> {
+  return db.upload.count({
+    where: { userId: uid, jobId: null, errorCode: null, lastActivityAt: { gt: activeSince } },
+  });
+}
+
 export async function createUpload(
   db: Db,
   row: { id: string; userId: string; length: number; metadata: Record<string, string | null>; now: Date },

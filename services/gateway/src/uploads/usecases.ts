@@ -9,13 +9,20 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AppError, type ErrorCode, PLAN_CATALOGUE } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
-import { effectiveUsage, type Logger, type ObjectStore, uploadPartsPrefix } from "@kikitori/shared/server";
+import {
+  effectiveUsage,
+  type Logger,
+  type ObjectStore,
+  UPLOAD_EXPIRY_MS,
+  uploadPartsPrefix,
+} from "@kikitori/shared/server";
 import { hasUnstorableChars } from "../input.ts";
 import { usageRow } from "../jobs/repository.ts";
 import { headCapture } from "../lib/head-capture.ts";
 import { parseUploadFields, type UploadFields, type UploadService } from "../usecases/upload.ts";
 import {
   claimFinish,
+  countOpenUploads,
   findUpload,
   finished,
   ownUpload,
@@ -24,6 +31,9 @@ import {
   releaseFinish,
   type UploadRow,
 } from "./repository.ts";
+
+/** Unfinished resumable uploads one user may have at once. */
+export const OPEN_UPLOADS_PER_USER = 5;
 
 /** The caller of a tus request (from its bearer token). */
 export interface Caller {
@@ -67,10 +77,22 @@ export class ResumableUploads {
     return PLAN_CATALOGUE.maxUploadBytes(effectiveUsage(row, this.now()).plan);
   }
 
-  /** Creation: something to upload, with valid form fields (the plan's size limit is the route's check). */
+  /**
+   * Creation: something to upload, with valid form fields, and fewer than OPEN_UPLOADS_PER_USER
+   * unfinished uploads (each holds stored parts until it ends or expires). The plan's size limit is the
+   * route's check.
+   */
   async checkCreation(caller: Caller, length: number | undefined, metadata: Record<string, string | null> | undefined) {
     if (length === 0) throw new AppError("FILE_EMPTY", "The audio file is empty");
     fieldsFromMetadata(caller.uid, metadata);
+    const open = await countOpenUploads(this.deps.db, caller.uid, new Date(this.now().getTime() - UPLOAD_EXPIRY_MS));
+    if (open >= OPEN_UPLOADS_PER_USER) {
+      throw new AppError(
+        "RATE_LIMITED",
+        `At most ${OPEN_UPLOADS_PER_USER} unfinished uploads at a time: finish or cancel one first`,
+        { details: { retryAfterSeconds: 60 } },
+      );
+    }
   }
 
   /** 404 unless the upload is the caller's. */
