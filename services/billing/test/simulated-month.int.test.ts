@@ -48,6 +48,7 @@ it("runs renewals, resets and a scheduled downgrade over a month", async () => {
     resetDate: "2027-02-28T10:00:00.000Z",
     plan: "free",
     pendingPlan: null,
+    maxUploadBytes: 20_971_520,
   };
   expect(await usage(alice.token)).toEqual(fresh);
 
@@ -72,6 +73,7 @@ it("runs renewals, resets and a scheduled downgrade over a month", async () => {
     resetDate: "2027-02-28T10:00:00.000Z",
     plan: "standard",
     pendingPlan: null,
+    maxUploadBytes: 524_288_000,
   });
   const bobSecret = (
     await change(bob.token, { paymentMethodId: await card(bob.token, "4000002500003155"), selectedPlan: "standard" })
@@ -128,6 +130,7 @@ it("runs renewals, resets and a scheduled downgrade over a month", async () => {
     resetDate: "2027-03-31T10:00:00.000Z", // the day-31 anchor comes back after February
     plan: "standard",
     pendingPlan: null,
+    maxUploadBytes: 524_288_000,
   };
   expect(await usage(alice.token)).toEqual(afterReset);
   expect(await usage(bob.token)).toEqual({ ...fresh, resetDate: "2027-03-31T10:00:00.000Z" });

@@ -105,6 +105,7 @@ it("returns the usage record of a new user", async () => {
     resetDate: expect.any(String),
     plan: "free",
     pendingPlan: null,
+    maxUploadBytes: 20_971_520,
   });
   const row = await t.db.user.findUniqueOrThrow({ where: { id: login.body.user.uid } });
   expect(row.periodStart.getTime()).toBeGreaterThanOrEqual(before - 1000);

@@ -1,4 +1,4 @@
-import { DEFAULT_QUOTAS } from "../src/plans.ts";
+import { DEFAULT_QUOTAS, definePlans } from "../src/plans.ts";
 import { toUsageRecord, type UsageRow } from "../src/server/usage.ts";
 
 const row = (over: Partial<UsageRow> = {}): UsageRow => ({
@@ -15,6 +15,29 @@ const row = (over: Partial<UsageRow> = {}): UsageRow => ({
 });
 
 describe("toUsageRecord", () => {
+  it("gives each plan's upload limit from the plan catalogue", () => {
+    const at = new Date("2026-02-10T00:00:00Z");
+    expect(toUsageRecord(row(), DEFAULT_QUOTAS, at).maxUploadBytes).toBe(20 * 1024 * 1024);
+    expect(toUsageRecord(row({ plan: "standard" }), DEFAULT_QUOTAS, at).maxUploadBytes).toBe(500 * 1024 * 1024);
+    expect(toUsageRecord(row({ plan: "premium" }), DEFAULT_QUOTAS, at).maxUploadBytes).toBe(2 * 1024 * 1024 * 1024);
+  });
+
+  it("refuses a catalogue whose upload limit is under the single POST's", () => {
+    const q = { maxMinutes: 1, maxSummaries: 1, maxTitleRuns: 1 };
+    expect(() => definePlans([{ name: "free", paid: false, quotas: q, prices: {}, maxUploadBytes: 1000 }])).toThrow(
+      /maxUploadBytes/,
+    );
+    const plans = definePlans([
+      { name: "free", paid: false, quotas: q, prices: {} },
+      { name: "pro", paid: true, quotas: q, prices: {}, maxUploadBytes: 100 * 1024 * 1024 },
+    ]);
+    expect([plans.maxUploadBytes("free"), plans.maxUploadBytes("pro"), plans.largestUploadBytes]).toEqual([
+      20 * 1024 * 1024,
+      100 * 1024 * 1024,
+      100 * 1024 * 1024,
+    ]);
+  });
+
   it("reports the current period as stored", () => {
     expect(toUsageRecord(row(), DEFAULT_QUOTAS, new Date("2026-02-10T00:00:00Z"))).toEqual({
       totalMinutesUsed: 1.5,
@@ -26,6 +49,7 @@ describe("toUsageRecord", () => {
       resetDate: "2026-02-28T10:00:00.000Z",
       plan: "free",
       pendingPlan: null,
+      maxUploadBytes: 20_971_520,
     });
   });
 
