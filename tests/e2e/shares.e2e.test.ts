@@ -138,7 +138,7 @@ it("a link made on the job page opens read-only without a login, and stops worki
   // Nothing can be edited: no editable text field or element, no speaker menus.
   const editable = await guest.evaluate(
     () =>
-      [...document.querySelectorAll("textarea, [contenteditable]:not([contenteditable='false'])")].filter(
+      Array.from(document.querySelectorAll("textarea, [contenteditable]:not([contenteditable='false'])")).filter(
         (el) => !(el as HTMLTextAreaElement).readOnly,
       ).length,
   );
