@@ -13,6 +13,41 @@ export const parseTags = (s: string) =>
     .map((t) => t.trim())
     .filter(Boolean);
 
+/** A quote's note and tags, each saved when its field is left. */
+function QuoteFields({ quote, onChange }: { quote: Quote; onChange: (body: PatchQuoteInput) => void }) {
+  const { t } = useTranslation();
+  const [note, setNote] = useState(quote.note ?? "");
+  const [tags, setTags] = useState(quote.tags.join(", "));
+  useEffect(() => setNote(quote.note ?? ""), [quote.note]);
+  useEffect(() => setTags(quote.tags.join(", ")), [quote.tags]);
+  return (
+    <div className="ws-quote-fields">
+      <label>
+        {t("job.quotes.note")}
+        <textarea
+          rows={1}
+          value={note}
+          maxLength={2000}
+          dir="auto"
+          data-testid="ws-quote-note"
+          onChange={(e) => setNote(e.target.value)}
+          onBlur={() => (note !== (quote.note ?? "") ? onChange({ note }) : undefined)}
+        />
+      </label>
+      <label>
+        {t("job.quotes.tags")}
+        <input
+          value={tags}
+          dir="auto"
+          data-testid="ws-quote-tags"
+          onChange={(e) => setTags(e.target.value)}
+          onBlur={() => (tags !== quote.tags.join(", ") ? onChange({ tags: parseTags(tags) }) : undefined)}
+        />
+      </label>
+    </div>
+  );
+}
+
 /**
  * One quote of the panel: its words and speaker, its time (to its line in the transcript), play (its
  * span only), copy (`"…" — Name [mm:ss]`), its note and tags (saved when the field is left), a mark
@@ -37,12 +72,8 @@ export function QuoteItem({
 }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const [note, setNote] = useState(quote.note ?? "");
-  const [tags, setTags] = useState(quote.tags.join(", "));
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setNote(quote.note ?? ""), [quote.note]);
-  useEffect(() => setTags(quote.tags.join(", ")), [quote.tags]);
   const clock = formatClock(quote.start, lang, { padMinutes: true });
 
   const change = async (body: PatchQuoteInput | null) => {
@@ -121,30 +152,7 @@ export function QuoteItem({
           </button>
         </p>
       ) : null}
-      <div className="ws-quote-fields">
-        <label>
-          {t("job.quotes.note")}
-          <textarea
-            rows={1}
-            value={note}
-            maxLength={2000}
-            dir="auto"
-            data-testid="ws-quote-note"
-            onChange={(e) => setNote(e.target.value)}
-            onBlur={() => (note !== (quote.note ?? "") ? void change({ note }) : undefined)}
-          />
-        </label>
-        <label>
-          {t("job.quotes.tags")}
-          <input
-            value={tags}
-            dir="auto"
-            data-testid="ws-quote-tags"
-            onChange={(e) => setTags(e.target.value)}
-            onBlur={() => (tags !== quote.tags.join(", ") ? void change({ tags: parseTags(tags) }) : undefined)}
-          />
-        </label>
-      </div>
+      <QuoteFields quote={quote} onChange={(body) => void change(body)} />
       {error ? (
         <p className="field-error" role="alert">
           {error}

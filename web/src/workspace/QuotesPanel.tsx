@@ -11,7 +11,7 @@ import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
 import { QuoteItem } from "./QuoteItem.tsx";
 import { createQuote, listQuotes } from "./quotesApi.ts";
 import { activeSegment } from "./usePlayer.ts";
-import { useTranscriptSelection } from "./useTranscriptSelection.ts";
+import { type TranscriptSelection, useTranscriptSelection } from "./useTranscriptSelection.ts";
 
 const QUOTE_FORMATS = ["docx", "md", "txt"] as const;
 
@@ -74,6 +74,50 @@ function QuoteExport({ jobId, onError }: { jobId: string; onError: (message: str
   );
 }
 
+/** The selection a quote would take (its times and words) and the Save quote button. */
+function QuoteSaveBar({
+  selection,
+  busy,
+  onSave,
+}: {
+  selection: TranscriptSelection | null;
+  busy: boolean;
+  onSave: () => void;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  return (
+    <div className="ws-quote-save">
+      {selection ? (
+        <p className="ws-quote-selection" data-testid="ws-quote-selection">
+          <span className="muted">
+            {t("job.quotes.selection", {
+              from: formatClock(selection.start, lang, { padMinutes: true }),
+              to: formatClock(selection.end, lang, { padMinutes: true }),
+            })}
+          </span>{" "}
+          <q dir="auto">{selection.text}</q>
+        </p>
+      ) : (
+        <p className="hint">{t("job.quotes.hint")}</p>
+      )}
+      <button
+        type="button"
+        className="btn btn-primary btn-small"
+        data-testid="ws-quote-save"
+        disabled={!selection || busy}
+        aria-busy={busy}
+        aria-keyshortcuts="Control+Shift+Enter"
+        // The transcript keeps its selection while the button is pressed.
+        onMouseDown={(e) => e.preventDefault()}
+        onClick={onSave}
+      >
+        {t("job.quotes.save")}
+      </button>
+    </div>
+  );
+}
+
 /**
  * The job's quotes: select words in the transcript and "Save quote" (or Ctrl+Shift+Enter); each quote
  * plays its span, copies as `"…" — Name [mm:ss]`, jumps to its line, takes a note and tags, and is
@@ -106,7 +150,6 @@ export function QuotesPanel({
   beforeSave: () => Promise<void>;
 }) {
   const { t } = useTranslation();
-  const lang = useLang();
   const shownName = useSpeakerName();
   const client = useQueryClient();
   const key = ["quotes", jobId, version] as const;
@@ -159,34 +202,7 @@ export function QuotesPanel({
   return (
     <section className="ws-quotes" aria-labelledby="ws-quotes-title" data-testid="ws-quotes">
       <h3 id="ws-quotes-title">{t("job.quotes.title")}</h3>
-      <div className="ws-quote-save">
-        {selection ? (
-          <p className="ws-quote-selection" data-testid="ws-quote-selection">
-            <span className="muted">
-              {t("job.quotes.selection", {
-                from: formatClock(selection.start, lang, { padMinutes: true }),
-                to: formatClock(selection.end, lang, { padMinutes: true }),
-              })}
-            </span>{" "}
-            <q dir="auto">{selection.text}</q>
-          </p>
-        ) : (
-          <p className="hint">{t("job.quotes.hint")}</p>
-        )}
-        <button
-          type="button"
-          className="btn btn-primary btn-small"
-          data-testid="ws-quote-save"
-          disabled={!selection || busy}
-          aria-busy={busy}
-          aria-keyshortcuts="Control+Shift+Enter"
-          // The transcript keeps its selection while the button is pressed.
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={() => void save()}
-        >
-          {t("job.quotes.save")}
-        </button>
-      </div>
+      <QuoteSaveBar selection={selection} busy={busy} onSave={() => void save()} />
       {error ? (
         <p className="field-error" role="alert" data-testid="ws-quote-error">
           {error}
