@@ -208,6 +208,21 @@ it("an expired link is 404 and leaves the listing; deleting the job removes its 
   const listed = await api(t.url, "GET", `/api/transcriptions/${jobId}/shares`, { token: owner.token });
   expect(listed.body.shares.map((s: { id: string }) => s.id)).toEqual([month.id]);
 
+  // The account's data download lists the links (never a token or its hash).
+  const data = await api(t.url, "GET", "/api/auth/account/export", { token: owner.token });
+  expect(data.body.shareLinks.map((l: { id: string }) => l.id).sort()).toEqual([day.id, month.id].sort());
+  const listedMonth = data.body.shareLinks.find((l: { id: string }) => l.id === month.id);
+  expect(listedMonth).toEqual({
+    id: month.id,
+    jobId,
+    includeAudio: false,
+    createdAt: month.createdAt,
+    expiresAt: month.expiresAt,
+    revokedAt: null,
+    lastOpenedAt: expect.any(String),
+  });
+  for (const secret of [day.token, month.token]) expect(JSON.stringify(data.body)).not.toContain(secret);
+
   expect((await api(t.url, "DELETE", `/api/transcriptions/${jobId}`, { token: owner.token })).status).toBe(204);
   expect(await t.db.transcriptShare.count({ where: { jobId } })).toBe(0);
   expect((await api(t.url, "GET", `/api/shared/${month.token}`)).status).toBe(404);

@@ -213,11 +213,17 @@ export class AccountService {
   /** Everything stored about the user (no password hash, no secrets, no audio bytes). */
   async export(uid: string): Promise<Record<string, unknown>> {
     const u = await this.user(uid);
-    const [jobs, textRuns, usageEvents, payments] = await Promise.all([
+    const [jobs, textRuns, usageEvents, payments, shares] = await Promise.all([
       this.d.db.transcriptionJob.findMany({ where: { userId: uid }, orderBy: { createdAt: "asc" } }),
       this.d.db.textRun.findMany({ where: { userId: uid }, orderBy: { createdAt: "asc" } }),
       this.d.db.usageEvent.findMany({ where: { userId: uid }, orderBy: { createdAt: "asc" } }),
       this.payments(uid),
+      // Share links without their token hash (the token itself is never kept).
+      this.d.db.transcriptShare.findMany({
+        where: { userId: uid },
+        orderBy: { createdAt: "asc" },
+        omit: { tokenHash: true, userId: true },
+      }),
     ]);
     return {
       exportedAt: this.now().toISOString(),
@@ -257,6 +263,15 @@ export class AccountService {
       })),
       usageEvents,
       payments,
+      shareLinks: shares.map((l) => ({
+        id: l.id,
+        jobId: l.jobId,
+        includeAudio: l.includeAudio,
+        createdAt: l.createdAt.toISOString(),
+        expiresAt: l.expiresAt.toISOString(),
+        revokedAt: l.revokedAt?.toISOString() ?? null,
+        lastOpenedAt: l.lastOpenedAt?.toISOString() ?? null,
+      })),
     };
   }
 
