@@ -2,7 +2,6 @@
 // ffmpeg, Redis and the registry's queues (services/shared/src/jobs.ts). services/gateway/src/app.ts
 // builds them once and hands them to the routes.
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { DEFAULT_LANGUAGE, isSupportedLanguage, pageUrl, QUEUES } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import {
@@ -50,7 +49,7 @@ export function createUploadService(deps: {
     probe: (file, format) => probeAudio(file, format),
     decodedSeconds: (file, format, stream, maxSeconds) => decodedSeconds(file, format, stream, maxSeconds),
     audio: {
-      put: (key, file, bytes, contentType) => deps.store.put(key, createReadStream(file), bytes, contentType),
+      put: (key, file, bytes, contentType) => deps.store.putFile(key, file, bytes, contentType),
       remove: (key) => deps.store.remove(key),
     },
     jobs: {
