@@ -24,6 +24,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
       "--disable-component-update",
       "--disable-sync",
       "--no-first-run",
+      ...(options.args ?? []),
     ],
   });
 }
@@ -32,9 +33,13 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
  * For an e2e file: before all its tests, a gateway (on a known port) and Chromium, with the
  * transcription and correction workers (`workers`: no Whisper model, as on a machine without network,
  * so English goes through pocketsphinx) and/or the local billing service (`billing`); after them,
- * everything stopped. Read `stack.t` and `stack.browser` inside the tests.
+ * everything stopped. `browserArgs` are extra Chromium flags (e.g. a fake microphone). Read `stack.t` and
+ * `stack.browser` inside the tests.
  */
-export function browserStack(opts: { workers?: boolean; billing?: boolean }): { t: TestGateway; browser: Browser } {
+export function browserStack(opts: { workers?: boolean; billing?: boolean; browserArgs?: string[] }): {
+  t: TestGateway;
+  browser: Browser;
+} {
   const stack = {} as { t: TestGateway; browser: Browser };
   const services: ServiceProcess[] = [];
   const noModels = mkdtempSync(path.join(os.tmpdir(), "kikitori-no-models-"));
@@ -51,7 +56,7 @@ export function browserStack(opts: { workers?: boolean; billing?: boolean }): { 
         await startWorker(stack.t, "correction-worker"),
       );
     }
-    stack.browser = await launchBrowser();
+    stack.browser = await launchBrowser({ args: opts.browserArgs });
   });
   afterAll(async () => {
     await stack.browser?.close();

@@ -1,5 +1,5 @@
 import { speechRefuses } from "@kikitori/shared";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { useLoginPrompt } from "../auth/useLoginPrompt.ts";
@@ -16,6 +16,8 @@ import { NoticeBox } from "../transcription/NoticeBox.tsx";
 import { ProgressBar } from "../transcription/ProgressBar.tsx";
 import { RecentList } from "../transcription/RecentList.tsx";
 import { ResultPanel } from "../transcription/ResultPanel.tsx";
+import { Recorder } from "../transcription/recorder/Recorder.tsx";
+import { type AudioSource, SourceSwitch } from "../transcription/recorder/SourceSwitch.tsx";
 import { SpeechNotice } from "../transcription/SpeechNotice.tsx";
 import { INITIAL_UPLOAD_FORM, UploadForm, type UploadFormValues } from "../transcription/UploadForm.tsx";
 import { useSpeechStatus } from "../transcription/useSpeechStatus.ts";
@@ -44,7 +46,12 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
   const { state, notice, setNotice } = job;
   const processing = state.processing;
 
-  const [file, setFile] = useState<File | null>(null);
+  const [picked, setFile] = useState<File | null>(null);
+  // The form's file: the picked one, or with "Record audio" the recording made on this screen.
+  const [source, setSource] = useState<AudioSource>("upload");
+  const [recorded, setRecorded] = useState<File | null>(null);
+  const file = source === "record" ? recorded : picked;
+  const showRecorder = useCallback(() => setSource("record"), []);
   const [values, setValues] = useState<UploadFormValues>(INITIAL_UPLOAD_FORM);
   const speech = useSpeechStatus();
   const [audioLanguage, setAudioLanguage] = useAudioLanguageChoice(lang, speech);
@@ -54,9 +61,13 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
     setValues((v) => ({ ...v, [key]: value }));
 
   // Choosing a new file (a refused one too) clears previous results and errors.
-  const onChooseFile = (picked: File | null) => {
+  const onChooseFile = (chosen: File | null) => {
     job.resetForNewFile();
-    setFile(picked);
+    setFile(chosen);
+  };
+  const onRecorded = (made: File | null) => {
+    job.resetForNewFile();
+    setRecorded(made);
   };
 
   const onSubmit = async (e: FormEvent) => {
@@ -69,7 +80,10 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
       languageRefused: speechRefuses(speech, audioLanguage),
     });
     if (problem === "loginRequired") return promptLogin();
-    if (problem === "fileNotSelected") return setNotice({ kind: "text", key: "messages.fileNotSelected" });
+    if (problem === "fileNotSelected") {
+      const key = source === "record" ? "transcription.recorder.nothingRecorded" : "messages.fileNotSelected";
+      return setNotice({ kind: "text", key });
+    }
     if (problem === "fileTypeRequired") return setNotice({ kind: "text", key: "messages.fileTypeRequired" });
     if (problem === "languageUnsupported") {
       return setNotice({ kind: "text", key: LANGUAGE_UNSUPPORTED });
@@ -120,7 +134,20 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
               speech={speech}
               processing={processing}
             >
-              <DropZone file={file} processing={processing} onChoose={onChooseFile} />
+              <SourceSwitch value={source} onChange={setSource} disabled={processing} />
+              <div hidden={source !== "upload"}>
+                <DropZone file={picked} processing={processing} onChoose={onChooseFile} />
+              </div>
+              <div hidden={source !== "record"}>
+                <Recorder
+                  file={file}
+                  processing={processing}
+                  uploading={job.uploading}
+                  jobId={state.jobId}
+                  onChoose={onRecorded}
+                  onKept={showRecorder}
+                />
+              </div>
             </UploadForm>
 
             {job.shown ? <NoticeBox notice={job.shown} contactUrl={config.contactUrl} /> : null}
@@ -135,7 +162,11 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
               aria-busy={processing}
             >
               {processing ? <span className="spinner spinner-light" aria-hidden="true" /> : null}
-              {processing ? t("transcription.processing") : t("transcription.submit")}
+              {processing
+                ? t("transcription.processing")
+                : source === "record"
+                  ? t("transcription.recorder.transcribe")
+                  : t("transcription.submit")}
             </button>
           </form>
 

@@ -1,0 +1,292 @@
+/**
+ * The recorder's state: a kept recording offered on load, recording with pauses, the parts to play back
+ * and transcribe. Each Record or Resume recording is one recorder session, kept as its own part.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { fileTypeFor, nearLimit, pickMimeType, recordingFileName, totalSeconds } from "./recording.ts";
+import { holdRecordingLock, type KeptRecording, RecordingStore } from "./recordingStore.ts";
+import { canRecord, type RecorderProblem, RecorderSession, RecorderStartError } from "./session.ts";
+
+export type RecorderPhase = "loading" | "idle" | "kept" | "starting" | "recording" | "paused" | "stopped";
+
+/** What the recorder tells the user besides its phase. */
+export type RecorderNotice = RecorderProblem | "limitReached" | "keepFailed";
+
+/** One part ready to play back and transcribe. */
+export interface Take {
+  index: number;
+  file: File;
+  url: string;
+  seconds: number;
+  /** Accepted for transcription (and no longer kept in the browser). */
+  sent: boolean;
+}
+
+function makeTakes(rec: KeptRecording, blobs: { index: number; blob: Blob }[], label: string): Take[] {
+  const several = blobs.length > 1;
+  return blobs.map(({ index, blob }, i) => {
+    const name = recordingFileName(label, new Date(rec.startedAt), rec.mimeType, several ? i + 1 : undefined);
+    const file = new File([blob], name, { type: fileTypeFor(rec.mimeType), lastModified: Date.now() });
+    const seconds = (rec.parts.find((p) => p.index === index)?.durationMs ?? 0) / 1000;
+    return { index, file, url: URL.createObjectURL(file), seconds, sent: false };
+  });
+}
+
+function newRecording(): KeptRecording {
+  const id = typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+  const mimeType = canRecord() ? (pickMimeType((t) => MediaRecorder.isTypeSupported(t)) ?? "") : "";
+  return { id, startedAt: Date.now(), mimeType, state: "recording", parts: [], bytes: 0, updatedAt: Date.now() };
+}
+
+/**
+ * After Stop: the recording is marked stopped with this part's length, and its parts are the earlier
+ * ones from the store and this session's from memory. A recording left with nothing is dropped.
+ */
+async function takesAfterStop(
+  store: RecordingStore | null,
+  from: KeptRecording,
+  stopped: { part: number; durationMs: number; chunks: Blob[] },
+  label: string,
+): Promise<Take[]> {
+  const { part, durationMs, chunks } = stopped;
+  const parts = [...from.parts.filter((p) => p.index !== part), { index: part, durationMs }];
+  const rec = { ...from, state: "stopped" as const, parts };
+  void store?.update(rec.id, (r) => ({ ...r, state: "stopped", parts })).catch(() => undefined);
+  const earlier = store && parts.length > 1 ? await store.parts(rec).catch(() => []) : [];
+  const blobs = earlier.filter((b) => b.index !== part);
+  if (chunks.length > 0) blobs.push({ index: part, blob: new Blob(chunks, { type: rec.mimeType }) });
+  if (blobs.length === 0) void store?.remove(rec.id).catch(() => undefined);
+  return makeTakes(rec, blobs, label);
+}
+
+export function useRecorder(fileLabel: string) {
+  const [phase, setPhase] = useState<RecorderPhase>("loading");
+  const [notice, setNotice] = useState<RecorderNotice | null>(canRecord() ? null : "unsupported");
+  const [kept, setKept] = useState<KeptRecording | null>(null);
+  const [takes, setTakes] = useState<Take[]>([]);
+  const [selected, setSelected] = useState(0);
+  const [elapsed, setElapsed] = useState(0);
+  const store = useRef<RecordingStore | null>(null);
+  const session = useRef<RecorderSession | null>(null);
+  const current = useRef<{ rec: KeptRecording; part: number; baseMs: number } | null>(null);
+  const label = useRef(fileLabel);
+  label.current = fileLabel;
+
+  useOpenStore(store, setKept, setPhase);
+  useElapsed(phase, session, current, setElapsed);
+  useWhileRecording(phase === "recording" || phase === "paused" || phase === "starting");
+  useRevokeOnChange(takes);
+  const showTakes = useCallback((ts: Take[], selected: number, seconds: number) => {
+    setKept(null);
+    setTakes(ts);
+    setSelected(selected);
+    setElapsed(seconds);
+    setPhase(ts.length > 0 ? "stopped" : "idle");
+  }, []);
+
+  const start = useCallback(
+    async (from?: KeptRecording) => {
+      setNotice(null);
+      setPhase("starting");
+      const rec = from ? { ...from, state: "recording" as const } : newRecording();
+      const part = rec.parts.reduce((n, p) => Math.max(n, p.index + 1), 0);
+      const baseMs = totalSeconds(rec.parts) * 1000;
+      const release = holdRecordingLock(rec.id);
+      let s: RecorderSession;
+      try {
+        s = await RecorderSession.start({ store: store.current, id: rec.id, part }, rec.mimeType || null, {
+          onChunk: (bytes) => {
+            if (!nearLimit(bytes)) return;
+            setNotice("limitReached");
+            session.current?.stop();
+          },
+          onKeepFailed: () => setNotice("keepFailed"),
+          onStop: (chunks) => {
+            release();
+            session.current = null;
+            const durationMs = s.elapsedMs();
+            void takesAfterStop(store.current, rec, { part, durationMs, chunks }, label.current).then((ts) =>
+              showTakes(ts, Math.max(0, ts.length - 1), (baseMs + durationMs) / 1000),
+            );
+          },
+        });
+      } catch (err) {
+        release();
+        setNotice(err instanceof RecorderStartError ? err.problem : "failed");
+        setPhase(from ? "kept" : "idle");
+        return;
+      }
+      rec.mimeType ||= s.mimeType || "audio/webm";
+      session.current = s;
+      current.current = { rec, part, baseMs };
+      setKept(null);
+      setElapsed(baseMs / 1000);
+      if (from) void store.current?.update(rec.id, (r) => ({ ...r, state: "recording" })).catch(() => undefined);
+      else void store.current?.create(rec).catch(() => setNotice("keepFailed"));
+      setPhase("recording");
+    },
+    [showTakes],
+  );
+
+  const controls = useSessionControls(session, setPhase);
+
+  /** "Transcribe what was kept": the kept parts become the recording to play back and transcribe. */
+  const takeKept = useCallback(async () => {
+    if (!kept || !store.current) return;
+    const blobs = await store.current.parts(kept).catch(() => []);
+    current.current = { rec: kept, part: -1, baseMs: totalSeconds(kept.parts) * 1000 };
+    void store.current.update(kept.id, (r) => ({ ...r, state: "stopped" })).catch(() => undefined);
+    showTakes(makeTakes(kept, blobs, label.current), 0, totalSeconds(kept.parts));
+  }, [kept, showTakes]);
+
+  /** Forgets the recording (a kept one or the one just made) in memory and in the browser's storage. */
+  const discard = useCallback(() => {
+    const id = kept?.id ?? current.current?.rec.id;
+    if (id) void store.current?.remove(id).catch(() => undefined);
+    current.current = null;
+    setKept(null);
+    setTakes([]);
+    setElapsed(0);
+    setNotice(canRecord() ? null : "unsupported");
+    setPhase("idle");
+  }, [kept]);
+
+  /** A part was accepted for transcription: it is no longer kept in the browser. */
+  const markSent = useCallback(
+    (file: File) => {
+      const take = takes.find((t) => t.file === file);
+      const id = current.current?.rec.id;
+      if (!take || take.sent || !id) return;
+      void store.current?.removePart(id, take.index).catch(() => undefined);
+      setTakes(takes.map((t) => (t === take ? { ...t, sent: true } : t)));
+    },
+    [takes],
+  );
+
+  return {
+    ...controls,
+    phase,
+    notice,
+    kept,
+    takes,
+    selected,
+    setSelected,
+    elapsed,
+    start,
+    takeKept,
+    discard,
+    markSent,
+  };
+}
+
+/** Pause, Resume and Stop of the running session, and its level for the meter. */
+function useSessionControls(session: { current: RecorderSession | null }, setPhase: (phase: RecorderPhase) => void) {
+  const pause = useCallback(() => {
+    session.current?.pause();
+    setPhase("paused");
+  }, [session, setPhase]);
+  const resume = useCallback(() => {
+    session.current?.resume();
+    setPhase("recording");
+  }, [session, setPhase]);
+  const stop = useCallback(() => session.current?.stop(), [session]);
+  const level = useCallback(() => session.current?.level() ?? 0, [session]);
+  // Leaving the screen mid-recording lets go of the microphone; what was recorded stays kept.
+  useEffect(() => () => session.current?.stop(), [session]);
+  return { pause, resume, stop, level };
+}
+
+/** Opens the store on mount and offers the newest kept recording; the store closes on unmount. */
+function useOpenStore(
+  store: { current: RecordingStore | null },
+  setKept: (rec: KeptRecording | null) => void,
+  setPhase: (phase: RecorderPhase) => void,
+) {
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const opened = await RecordingStore.open();
+      if (!live) return opened?.close();
+      store.current = opened;
+      const rec = await opened?.latest().catch(() => null);
+      if (!live) return;
+      setKept(rec ?? null);
+      setPhase(rec && rec.parts.length > 0 ? "kept" : "idle");
+      // A recording cut before its first chunk holds nothing: it is dropped.
+      if (rec && rec.parts.length === 0) void opened?.remove(rec.id).catch(() => undefined);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [store, setKept, setPhase]);
+}
+
+/** The elapsed time, across earlier parts, four times a second while a session runs. */
+function useElapsed(
+  phase: RecorderPhase,
+  session: { current: RecorderSession | null },
+  current: { current: { baseMs: number } | null },
+  setElapsed: (seconds: number) => void,
+) {
+  useEffect(() => {
+    if (phase !== "recording" && phase !== "paused") return;
+    const tick = () => {
+      const s = session.current;
+      if (s) setElapsed(((current.current?.baseMs ?? 0) + s.elapsedMs()) / 1000);
+    };
+    tick();
+    const timer = setInterval(tick, 250);
+    return () => clearInterval(timer);
+  }, [phase, session, current, setElapsed]);
+}
+
+/**
+ * While recording: the screen stays on (Screen Wake Lock, where the browser has it; taken again when
+ * the tab comes back), and leaving the page asks first.
+ */
+function useWhileRecording(active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    let lock: WakeLockSentinel | null = null;
+    let live = true;
+    const acquire = () => {
+      if (document.visibilityState !== "visible" || !navigator.wakeLock) return;
+      navigator.wakeLock
+        .request("screen")
+        .then((l) => {
+          if (live) lock = l;
+          else void l.release();
+        })
+        .catch(() => undefined);
+    };
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = "";
+    };
+    acquire();
+    document.addEventListener("visibilitychange", acquire);
+    window.addEventListener("beforeunload", warn);
+    return () => {
+      live = false;
+      document.removeEventListener("visibilitychange", acquire);
+      window.removeEventListener("beforeunload", warn);
+      void lock?.release().catch(() => undefined);
+    };
+  }, [active]);
+}
+
+/** The object URLs of parts no longer shown are let go (all of them when the recorder goes). */
+function useRevokeOnChange(takes: Take[]) {
+  const shown = useRef<Take[]>([]);
+  useEffect(() => {
+    const still = new Set(takes.map((t) => t.url));
+    for (const t of shown.current) if (!still.has(t.url)) URL.revokeObjectURL(t.url);
+    shown.current = takes;
+  }, [takes]);
+  useEffect(
+    () => () => {
+      for (const t of shown.current) URL.revokeObjectURL(t.url);
+    },
+    [],
+  );
+}
