@@ -170,6 +170,7 @@ export function editDistance(a: string, b: string, d: number): number {
   return Math.min(prev[b.length], d + 1);
 }
 
+/** The last few glossaries built (a job applies its glossary to the transcript, then to the interview text). */
 const INDEXES = new Map<string, Index>();
 
 function buildIndex(terms: readonly string[], fuzzy: boolean): Index {
@@ -223,7 +224,7 @@ function buildIndex(terms: readonly string[], fuzzy: boolean): Index {
       .join("|");
     index.literal = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{M}\\p{N}])`, "giu");
   }
-  if (INDEXES.size > 50) INDEXES.delete(INDEXES.keys().next().value as string);
+  if (INDEXES.size >= 8) INDEXES.delete(INDEXES.keys().next().value as string);
   INDEXES.set(cacheKey, index);
   return index;
 }
