@@ -244,3 +244,44 @@ it("Resume recording adds a part of its own; Discard forgets the recording", asy
   expect(await page.getByTestId("rec-kept").count()).toBe(0);
   await ctx.close();
 });
+
+it("a blocked microphone, a browser without MediaRecorder and an empty recording each get a clear message", async () => {
+  const { ctx, page } = await loggedIn();
+  await button(page, "Record audio").click();
+
+  // Nothing recorded yet: the form says what to do instead of "file not selected".
+  await page.getByTestId("tx-model").selectOption("meeting");
+  await button(page, "Transcribe recording").click();
+  expect(await page.getByRole("alert").filter({ hasText: "Record something first" }).count()).toBe(1);
+
+  // The browser refuses the microphone (what it does when the user blocked it for the site).
+  await page.evaluate(() => {
+    navigator.mediaDevices.getUserMedia = () =>
+      Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
+  });
+  await button(page, "Record").click();
+  const notice = page.getByTestId("rec-notice");
+  await notice.waitFor();
+  expect(await notice.getAttribute("data-notice")).toBe("denied");
+  expect(await notice.textContent()).toMatch(/Microphone access is blocked/);
+  expect(await button(page, "Record").isEnabled()).toBe(true);
+
+  // No microphone at all.
+  await page.evaluate(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("none", "NotFoundError"));
+  });
+  await button(page, "Record").click();
+  await page.locator('[data-testid="rec-notice"][data-notice="noMicrophone"]').waitFor();
+
+  // A browser that cannot record: the button is off and the message says to upload instead.
+  const old = await ctx.newPage();
+  await old.addInitScript(() => {
+    delete (window as any).MediaRecorder;
+  });
+  await old.goto(`${t.url}/en/transcription`);
+  await button(old, "Record audio").click();
+  await old.locator('[data-testid="rec-notice"][data-notice="unsupported"]').waitFor();
+  expect(await button(old, "Record").isDisabled()).toBe(true);
+  expect(await old.getByTestId("rec-notice").textContent()).toMatch(/or upload a file instead/);
+  await ctx.close();
+});
