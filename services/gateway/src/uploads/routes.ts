@@ -44,17 +44,21 @@ function tusRefusal(status: number, text: string): AppError {
   }
 }
 
-export const resumableUploadRoutes: FastifyPluginAsyncZod<ResumableUploadRoutesOptions> = async (app, opts) => {
+type TusCaller = Caller & { maxBytes: number };
+
+/**
+ * The tus server over our data store. `callers` holds each request's caller and plan limit, keyed by
+ * the web Request handed to it; its hooks check ownership, the form's fields and turn the complete
+ * upload into a job.
+ */
+function tusServer(opts: ResumableUploadRoutesOptions, callers: WeakMap<Request, TusCaller>): Server {
   const { resumable } = opts;
-  const guard = requireAuth(opts.signer);
-  /** Each tus request's caller and plan limit, keyed by the Request handed to the tus server. */
-  const callers = new WeakMap<Request, Caller & { maxBytes: number }>();
   const callerOf = (req: Request) => {
     const c = callers.get(req);
     if (!c) throw new AppError("UNAUTHENTICATED", "An ID token is required (Authorization: Bearer …)");
     return c;
   };
-  const tus = new Server({
+  return new Server({
     path: RESUMABLE_UPLOADS_PATH,
     datastore: opts.dataStore,
     relativeLocation: true,
@@ -84,40 +88,56 @@ export const resumableUploadRoutes: FastifyPluginAsyncZod<ResumableUploadRoutesO
       return undefined;
     },
   });
+}
 
-  /** Hands the request to the tus server and its answer back to Fastify (so every hook still runs). */
-  const viaTus = async (req: FastifyRequest, reply: FastifyReply, caller: (Caller & { maxBytes: number }) | null) => {
-    const url = new URL(req.url, `http://${req.headers.host ?? "localhost"}`);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-    }
-    const withBody = req.method === "POST" || req.method === "PATCH";
-    if (withBody) watchIdle(req, opts.idleMs);
-    const request = new Request(url, {
-      method: req.method,
-      headers,
-      body: withBody ? (Readable.toWeb(req.raw) as ReadableStream<Uint8Array>) : undefined,
-      duplex: "half",
-    } as RequestInit);
-    if (caller) callers.set(request, caller);
-    const res = await tus.handleWeb(request);
-    res.headers.forEach((value, name) => {
-      if (name !== "content-length") reply.header(name, value);
-    });
-    const text = res.body ? await res.text() : "";
-    if (res.status >= 400) {
-      const body = text.startsWith("{") ? text : JSON.stringify(tusRefusal(res.status, text).toBody());
-      return reply.code(res.status).type("application/json; charset=utf-8").send(body);
-    }
-    return reply.code(res.status).send(text || undefined);
-  };
+/** Hands a request to the tus server and its answer back to Fastify (so every hook still runs). */
+async function viaTus(
+  tus: Server,
+  callers: WeakMap<Request, TusCaller>,
+  idleMs: number,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  caller: TusCaller | null,
+) {
+  const url = new URL(req.url, `http://${req.headers.host ?? "localhost"}`);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+  }
+  const withBody = req.method === "POST" || req.method === "PATCH";
+  if (withBody) watchIdle(req, idleMs);
+  const request = new Request(url, {
+    method: req.method,
+    headers,
+    body: withBody ? (Readable.toWeb(req.raw) as ReadableStream<Uint8Array>) : undefined,
+    duplex: "half",
+  } as RequestInit);
+  if (caller) callers.set(request, caller);
+  const res = await tus.handleWeb(request);
+  res.headers.forEach((value, name) => {
+    if (name !== "content-length") reply.header(name, value);
+  });
+  const text = res.body ? await res.text() : "";
+  if (res.status >= 400) {
+    const body = text.startsWith("{") ? text : JSON.stringify(tusRefusal(res.status, text).toBody());
+    return reply.code(res.status).type("application/json; charset=utf-8").send(body);
+  }
+  return reply.code(res.status).send(text || undefined);
+}
+
+export const resumableUploadRoutes: FastifyPluginAsyncZod<ResumableUploadRoutesOptions> = async (app, opts) => {
+  const { resumable } = opts;
+  const guard = requireAuth(opts.signer);
+  const callers = new WeakMap<Request, TusCaller>();
+  const tus = tusServer(opts, callers);
+  const toTus = (req: FastifyRequest, reply: FastifyReply, caller: TusCaller | null) =>
+    viaTus(tus, callers, opts.idleMs, req, reply, caller);
   const callerOfRequest = (req: FastifyRequest): Caller => ({
     uid: assertUid(req, undefined),
     correlationId: String(req.id),
     log: req.log,
   });
-  const callerFor = async (req: FastifyRequest): Promise<Caller & { maxBytes: number }> => {
+  const callerFor = async (req: FastifyRequest): Promise<TusCaller> => {
     const caller = callerOfRequest(req);
     return { ...caller, maxBytes: await resumable.maxUploadBytes(caller.uid) };
   };
@@ -154,7 +174,7 @@ export const resumableUploadRoutes: FastifyPluginAsyncZod<ResumableUploadRoutesO
           details: { maxUploadBytes: caller.maxBytes, uploadLength: length },
         });
       }
-      return viaTus(req, reply, caller);
+      return toTus(req, reply, caller);
     },
   );
 
@@ -169,7 +189,7 @@ export const resumableUploadRoutes: FastifyPluginAsyncZod<ResumableUploadRoutesO
       summary:
         "tus 1.0.0 on one upload: HEAD gives Upload-Offset and Upload-Length; PATCH (application/offset+octet-stream, Upload-Offset = the current offset, else 409) appends bytes, and the last one turns the upload into a job (Upload-Job-Id header; or the same 402/415/422 as POST /api/upload); DELETE ends it. Another user's upload is 404",
     },
-    handler: async (req, reply) => viaTus(req, reply, await callerFor(req)),
+    handler: async (req, reply) => toTus(req, reply, await callerFor(req)),
   });
 
   for (const url of ["/uploads", "/uploads/:id"]) {
@@ -188,7 +208,7 @@ export const resumableUploadRoutes: FastifyPluginAsyncZod<ResumableUploadRoutesO
               .then(() => true)
               .catch(() => false)
           : false;
-        return viaTus(req, reply, signedIn ? await callerFor(req) : null);
+        return toTus(req, reply, signedIn ? await callerFor(req) : null);
       },
     );
   }
