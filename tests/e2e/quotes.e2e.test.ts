@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // Quotes and the player's keys on the job page, in Chromium against the real gateway: words selected
 // in the transcript become a quote (the Save quote button, and Ctrl+Shift+Enter) listed with its
-// speaker and timecode; it plays its span only and copies as "…" — Name [mm:ss]; a note is kept;
+// speaker and timecode, and so do words selected in the interview text (the transcript's words they
+// were made from); it plays its span only and copies as "…" — Name [mm:ss]; a note is kept;
 // "Insert timestamp" (button and Ctrl+;) puts [mm:ss] of the playing time into the interview text;
 // Ctrl+, jumps back 5 s while typing.
 import { randomUUID } from "node:crypto";
@@ -169,5 +170,29 @@ it("saves selected words as a quote, plays and copies it; inserts timestamps; Ct
   ).toBeCloseTo(15.4, 0);
   await page.keyboard.press("Control+Semicolon");
   expect(await interview.inputValue()).toMatch(/\[00:1\d\] \[00:15\] $/);
+
+  // Words selected in the interview text are looked for in the transcript: the words said are quoted.
+  const selectIn = (text: string) =>
+    interview.evaluate((el, part) => {
+      const ta = el as HTMLTextAreaElement;
+      const at = ta.value.indexOf(part);
+      ta.focus();
+      ta.setSelectionRange(at, at + part.length);
+    }, text);
+  await selectIn("Anna: How did you start your company?");
+  await page.getByTestId("ws-quote-missed").waitFor();
+  await selectIn("We started in a small garage.");
+  await page
+    .getByTestId("ws-quote-selection")
+    .locator("q")
+    .filter({ hasText: "We started the business in a small garage" })
+    .waitFor();
+  await page.getByTestId("ws-quote-save").click();
+  await page.locator('[data-testid="ws-quote"]').nth(2).waitFor();
+  expect(await quotes.getByTestId("ws-quote-text").allTextContents()).toEqual([
+    "Thank you for joining us today.",
+    "We started the business in a small garage",
+    "a small garage",
+  ]);
   await ctx.close();
 });

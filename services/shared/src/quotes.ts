@@ -211,3 +211,51 @@ export function selectionRange(
   const round = (s: number) => Math.round(s * 1000) / 1000;
   return { start: round(hit[0].start), end: round(hit[hit.length - 1].end) };
 }
+
+/** A word as compared across the two texts: lower case, letters and digits only. */
+const foldWord = (s: string) => s.toLocaleLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+/** Most transcript words skipped between two words of the passage (fillers, repetitions, false starts). */
+const LOCATE_GAP = 3;
+/** Longest passage looked for, in words (or characters in languages without spaces). */
+const LOCATE_MAX_WORDS = 400;
+
+/**
+ * Where a passage of the interview text (cleaned up: fillers dropped, punctuation set; speaker labels
+ * at line starts left out) was said: the time range of the transcript's words that match its words in order, allowing a few transcript
+ * words between two of them, with at least 80% of the passage's words found. The closest match wins
+ * (most words found, then the shortest stretch). Null when it is not found. Pure.
+ */
+export function locateQuote(
+  segments: readonly TranscriptSegment[],
+  passage: string,
+  language: string | null | undefined,
+): { start: number; end: number } | null {
+  const spaceless = isSpacelessLanguage(language);
+  // Speaker labels at the start of the interview's lines ("Ben: …", "田中：…") were not said.
+  const said = passage.replace(/^[^\S\n]*[^\n:：]{1,40}[:：]/gmu, " ");
+  const want = (spaceless ? [...said] : said.split(/\s+/u)).map(foldWord).filter(Boolean).slice(0, LOCATE_MAX_WORDS);
+  if (!want.length) return null;
+  const words = segments.flatMap((seg) =>
+    segmentTokens(seg, language)
+      .map((t) => ({ word: foldWord(seg.text.slice(t.from, t.to)), start: t.start, end: t.end }))
+      .filter((w) => w.word),
+  );
+  let best: { found: number; from: number; to: number } | null = null;
+  for (let i = 0; i < words.length; i++) {
+    if (words[i].word !== want[0]) continue;
+    let at = i;
+    let found = 1;
+    for (let k = 1; k < want.length; k++) {
+      const next = words.slice(at + 1, at + 2 + LOCATE_GAP).findIndex((w) => w.word === want[k]);
+      if (next < 0) continue;
+      at += next + 1;
+      found++;
+    }
+    const better = !best || found > best.found || (found === best.found && at - i < best.to - best.from);
+    if (better) best = { found, from: i, to: at };
+  }
+  if (!best || best.found < Math.ceil(want.length * 0.8)) return null;
+  const round = (s: number) => Math.round(s * 1000) / 1000;
+  return { start: round(words[best.from].start), end: round(words[best.to].end) };
+}

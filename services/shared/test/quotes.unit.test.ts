@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { type ExportSource, exportBlocks, quoteCitation, renderExport } from "../src/export.ts";
-import { createQuoteSchema, patchQuoteSchema, quoteSpan, selectionRange } from "../src/quotes.ts";
+import { createQuoteSchema, locateQuote, patchQuoteSchema, quoteSpan, selectionRange } from "../src/quotes.ts";
 import type { TranscriptSegment } from "../src/speech.ts";
 
 const en: TranscriptSegment[] = [
@@ -164,5 +164,37 @@ describe("quote requests", () => {
     ]);
     expect(patchQuoteSchema.safeParse({}).success).toBe(false);
     expect(patchQuoteSchema.safeParse({ note: null }).success).toBe(true);
+  });
+});
+
+describe("locateQuote: a passage of the interview text found in the transcript", () => {
+  const said: TranscriptSegment[] = [
+    { start: 0, end: 3, text: "So, um, how did it start?", speaker: 0 },
+    { start: 3, end: 9, text: "Well, we, we started the business in a, uh, small garage.", speaker: 1 },
+    { start: 9, end: 12, text: "Ten years ago.", speaker: 1 },
+  ];
+
+  it("finds the cleaned-up words (fillers and repetitions skipped), label left out, across lines", () => {
+    const range = locateQuote(said, "Ben: We started the business in a small garage ten years ago.", "en");
+    if (!range) throw new Error("not found");
+    expect(quoteSpan(said, range.start, range.end, "en")).toEqual({
+      text: "we started the business in a, uh, small garage. Ten years ago.",
+      speaker: 1,
+    });
+  });
+
+  it("is null for words that were not said", () => {
+    expect(locateQuote(said, "We sold the company to a bank last year.", "en")).toBeNull();
+    expect(locateQuote(said, "  ", "en")).toBeNull();
+  });
+
+  it("works in Japanese by characters", () => {
+    const ja: TranscriptSegment[] = [
+      { start: 0, end: 4, text: "えーと、ガレージで始めました。", speaker: 1 },
+      { start: 4, end: 6, text: "友達と二人で。", speaker: 1 },
+    ];
+    const range = locateQuote(ja, "田中：ガレージで始めました。", "ja");
+    if (!range) throw new Error("not found");
+    expect(quoteSpan(ja, range.start, range.end, "ja").text).toBe("ガレージで始めました。");
   });
 });

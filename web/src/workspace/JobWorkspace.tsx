@@ -236,6 +236,7 @@ export function JobWorkspace({
               onPlaySpan={audio.status === "ready" && !gone ? player.playSpan : null}
               onSeek={audio.status === "ready" && !gone ? player.seek : null}
               beforeSave={editor.flush}
+              interviewId="ws-interview"
             />
           ) : null}
         </section>

@@ -77,10 +77,13 @@ function QuoteExport({ jobId, onError }: { jobId: string; onError: (message: str
 /** The selection a quote would take (its times and words) and the Save quote button. */
 function QuoteSaveBar({
   selection,
+  missed,
   busy,
   onSave,
 }: {
   selection: TranscriptSelection | null;
+  /** Words selected in the interview text were not found in the transcript. */
+  missed: boolean;
   busy: boolean;
   onSave: () => void;
 }) {
@@ -97,6 +100,10 @@ function QuoteSaveBar({
             })}
           </span>{" "}
           <q dir="auto">{selection.text}</q>
+        </p>
+      ) : missed ? (
+        <p className="hint" data-testid="ws-quote-missed">
+          {t("job.quotes.notFound")}
         </p>
       ) : (
         <p className="hint">{t("job.quotes.hint")}</p>
@@ -119,7 +126,8 @@ function QuoteSaveBar({
 }
 
 /**
- * The job's quotes: select words in the transcript and "Save quote" (or Ctrl+Shift+Enter); each quote
+ * The job's quotes: select words in the transcript (or in the interview text: the transcript's words
+ * it was made from are taken) and "Save quote" (or Ctrl+Shift+Enter); each quote
  * plays its span, copies as `"…" — Name [mm:ss]`, jumps to its line, takes a note and tags, and is
  * deleted; a quote whose words were edited since is marked until its new words are accepted. The
  * quotes download as Word, Markdown or text.
@@ -134,6 +142,7 @@ export function QuotesPanel({
   onPlaySpan,
   onSeek,
   beforeSave,
+  interviewId,
 }: {
   jobId: string;
   /** The job's version: the quotes are read again after each saved edit. */
@@ -148,13 +157,15 @@ export function QuotesPanel({
   onSeek: ((seconds: number) => void) | null;
   /** Saves pending edits first, so the quote is cut from the words shown. */
   beforeSave: () => Promise<void>;
+  /** The interview text's textarea: words selected there are looked for in the transcript. */
+  interviewId?: string;
 }) {
   const { t } = useTranslation();
   const shownName = useSpeakerName();
   const client = useQueryClient();
   const key = ["quotes", jobId, version] as const;
   const quotes = useQuery({ queryKey: key, queryFn: ({ signal }) => listQuotes(jobId, signal) });
-  const { selection, clear } = useTranscriptSelection(segments, texts, language);
+  const { selection, missed, clear } = useTranscriptSelection(segments, texts, language, interviewId);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -202,7 +213,7 @@ export function QuotesPanel({
   return (
     <section className="ws-quotes" aria-labelledby="ws-quotes-title" data-testid="ws-quotes">
       <h3 id="ws-quotes-title">{t("job.quotes.title")}</h3>
-      <QuoteSaveBar selection={selection} busy={busy} onSave={() => void save()} />
+      <QuoteSaveBar selection={selection} missed={missed} busy={busy} onSave={() => void save()} />
       {error ? (
         <p className="field-error" role="alert" data-testid="ws-quote-error">
           {error}

@@ -1,4 +1,4 @@
-import { quoteSpan, selectionRange, type TranscriptSegment } from "@kikitori/shared";
+import { locateQuote, quoteSpan, selectionRange, type TranscriptSegment } from "@kikitori/shared";
 import { useCallback, useEffect, useState } from "react";
 
 /** A selection in the transcript as a quote would take it: its time range and the words in it. */
@@ -91,25 +91,48 @@ export function selectionOf(
   return text ? { start, end: stop, text } : null;
 }
 
+/** The words a passage of the interview text was said with, where they are found in the transcript. */
+function located(
+  segments: readonly TranscriptSegment[],
+  passage: string,
+  language: string,
+): TranscriptSelection | null {
+  const range = locateQuote(segments, passage, language);
+  if (!range) return null;
+  const text = quoteSpan(segments, range.start, range.end, language).text;
+  return text ? { ...range, text } : null;
+}
+
 /**
- * Follows the selection in the transcript as a quote range. It stays while the focus moves on (to the
- * Save quote button, by Tab or a key); a caret without a selection in a line's text clears it.
+ * Follows the selection in the transcript as a quote range, or a selection in the interview text (the
+ * textarea `interviewId`) as the transcript's words it was made from (`missed` when they are not
+ * found). It stays while the focus moves on (to the Save quote button, by Tab or a key); a caret
+ * without a selection in a line's text clears it.
  */
 export function useTranscriptSelection(
   segments: readonly TranscriptSegment[],
   texts: readonly string[],
   language: string,
-): { selection: TranscriptSelection | null; clear: () => void } {
+  interviewId?: string,
+): { selection: TranscriptSelection | null; missed: boolean; clear: () => void } {
   const [selection, setSelection] = useState<TranscriptSelection | null>(null);
+  const [missed, setMissed] = useState(false);
   useEffect(() => {
     const edited = editedSegments(segments, texts);
     const update = () => {
+      const active = document.activeElement;
+      if (interviewId && active instanceof HTMLTextAreaElement && active.id === interviewId) {
+        if (active.selectionStart === active.selectionEnd) return setMissed(false);
+        const found = located(edited, active.value.slice(active.selectionStart, active.selectionEnd), language);
+        setMissed(!found);
+        return setSelection(found);
+      }
       const lines = selectedLines(document);
       if (lines) {
+        setMissed(false);
         setSelection(selectionOf(lines, edited, language));
         return;
       }
-      const active = document.activeElement;
       if (active instanceof HTMLTextAreaElement && lineOf(active)) setSelection(null);
     };
     document.addEventListener("selectionchange", update);
@@ -122,7 +145,7 @@ export function useTranscriptSelection(
       document.removeEventListener("mouseup", update);
       document.removeEventListener("keyup", update);
     };
-  }, [segments, texts, language]);
+  }, [segments, texts, language, interviewId]);
   const clear = useCallback(() => setSelection(null), []);
-  return { selection, clear };
+  return { selection, missed, clear };
 }
