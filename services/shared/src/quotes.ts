@@ -220,6 +220,26 @@ const LOCATE_GAP = 3;
 /** Longest passage looked for, in words (or characters in languages without spaces). */
 const LOCATE_MAX_WORDS = 400;
 
+interface FoldedWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** The transcript's words, folded, with their times: kept per segment list (a page asks again while a selection is dragged). */
+const wordCache = new WeakMap<readonly TranscriptSegment[], { language: string; words: FoldedWord[] }>();
+function transcriptWords(segments: readonly TranscriptSegment[], language: string | null | undefined): FoldedWord[] {
+  const hit = wordCache.get(segments);
+  if (hit && hit.language === (language ?? "")) return hit.words;
+  const words = segments.flatMap((seg) =>
+    segmentTokens(seg, language)
+      .map((t) => ({ word: foldWord(seg.text.slice(t.from, t.to)), start: t.start, end: t.end }))
+      .filter((w) => w.word),
+  );
+  wordCache.set(segments, { language: language ?? "", words });
+  return words;
+}
+
 /**
  * Where a passage of the interview text (cleaned up: fillers dropped, punctuation set; speaker labels
  * at line starts left out) was said: the time range of the transcript's words that match its words in order, allowing a few transcript
@@ -236,11 +256,7 @@ export function locateQuote(
   const said = passage.replace(/^[^\S\n]*[^\n:：]{1,40}[:：]/gmu, " ");
   const want = (spaceless ? [...said] : said.split(/\s+/u)).map(foldWord).filter(Boolean).slice(0, LOCATE_MAX_WORDS);
   if (!want.length) return null;
-  const words = segments.flatMap((seg) =>
-    segmentTokens(seg, language)
-      .map((t) => ({ word: foldWord(seg.text.slice(t.from, t.to)), start: t.start, end: t.end }))
-      .filter((w) => w.word),
-  );
+  const words = transcriptWords(segments, language);
   let best: { found: number; from: number; to: number } | null = null;
   for (let i = 0; i < words.length; i++) {
     if (words[i].word !== want[0]) continue;
