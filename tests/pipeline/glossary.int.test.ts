@@ -3,7 +3,8 @@
 // through the gateway, transcribed by the transcription worker and corrected by the correction
 // worker's offline engine: the interview text has "Honey Cake" and "Apprentices", the speech engine
 // was given the terms as its prompt, the job keeps the glossary it used, and the fidelity view
-// shows the new spellings as glossary spellings, not as changed words.
+// shows the new spellings as glossary spellings, not as changed words; a turn written again after a
+// transcript edit spells them the same way.
 //
 // The speech engine is the OpenAI-compatible one against a local stand-in (the HTTP boundary): the
 // offline pocketsphinx engine does not hear espeak-ng's voice (it returns unrelated words for these
@@ -124,4 +125,27 @@ it("writes the account glossary's spellings into the interview text", async () =
   const flagged = [...report.reworded, ...report.invented].flatMap((f) => f.words);
   expect(flagged).not.toEqual(expect.arrayContaining(["Honey"]));
   expect(flagged).not.toEqual(expect.arrayContaining(["Apprentices"]));
+
+  // A transcript edit: the turn the interview text writes again spells the terms the same way.
+  const edit = await fetch(`${t.url}/api/transcriptions/${jobId}`, {
+    method: "PATCH",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({
+      version: snap.version,
+      segments: [{ index: 2, text: "the apprentices start at six and they love honey cake" }],
+    }),
+  });
+  expect(edit.status).toBe(200);
+  const deadline = Date.now() + 60_000;
+  let synced = snap;
+  while (Date.now() < deadline) {
+    synced = transcriptionSnapshotSchema.parse(
+      await (await fetch(`${t.url}/api/transcriptions/${jobId}`, { headers: auth })).json(),
+    );
+    if (synced.interviewSync === "in-sync" && synced.rewrittenText?.includes("six")) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(synced.rewrittenText).toMatch(/start at six/);
+  expect(synced.rewrittenText).not.toMatch(/\bhoney cake\b|\bapprentices\b/);
+  expect(synced.rewrittenText?.match(/Honey Cake/g)).toHaveLength(2);
 });

@@ -10,6 +10,7 @@
 import {
   applySync,
   baselineOf,
+  glossaryOf,
   hasVoices,
   type InterviewSync,
   type InterviewSyncJob,
@@ -34,6 +35,7 @@ import {
   speakerLabels,
 } from "@kikitori/shared/server";
 import { matchLabel } from "../correction/format.ts";
+import { withGlossary } from "../correction/glossary.ts";
 import type { CorrectionEngine, CorrectionTurn, Role } from "../correction/port.ts";
 import { correctionInput } from "./correct.ts";
 
@@ -108,6 +110,8 @@ async function syncOnce(deps: SyncDeps, row: JobRow, stored: InterviewSync) {
     interviewee: speakers.find((s) => s.role === "interviewee")?.name ?? (row.interviewee || labels.interviewee),
   };
   const written = new Map<number, string[]>();
+  // Rewritten turns spell the job's glossary terms as the first correction did.
+  const engine = withGlossary(deps.engine, glossaryOf(row.glossary));
   for (const region of plan.regions) {
     // The old unit in this place tells, without voices, whose words these are and whether they had a label.
     const old = sync.units[region.oldFrom]?.paragraphs[0] ?? null;
@@ -125,7 +129,7 @@ async function syncOnce(deps: SyncDeps, row: JobRow, stored: InterviewSync) {
         speakers: speakers.length ? speakers : [],
         turns: [turn],
       });
-      const { text } = await deps.engine.correct({
+      const { text } = await engine.correct({
         ...input,
         interviewer: names.interviewer,
         interviewee: names.interviewee,
