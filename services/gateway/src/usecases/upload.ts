@@ -139,13 +139,66 @@ export class UploadService {
   constructor(private readonly ports: UploadPorts) {}
 
   /**
+   * Stores the recording under its key; resolves to null, or to the 503 to answer when the store failed
+   * (nothing half-written stays behind: a PUT cut mid-way is removed).
+   */
+  private store(key: string, file: UploadedFile, format: AudioFormat): Promise<AppError | null> {
+    const p = this.ports;
+    return p.audio.put(key, file.path, file.bytes, mimeOf(format)).then(
+      () => null,
+      async (err) => {
+        await p.audio.remove(key).catch(() => undefined);
+        return new AppError("SERVICE_UNAVAILABLE", "The file store is unavailable right now; please try again", {
+          cause: err,
+        });
+      },
+    );
+  }
+
+  /**
+   * The stream to transcribe and its length: probed (one of this gateway's decode slots), the minutes
+   * left must cover the probed length before any decoding, then the stream must really decode (read
+   * no further than the minutes left) and the decoded length must be covered too.
+   */
+  private async check(
+    file: UploadedFile,
+    format: AudioFormat,
+    left: number,
+    overQuota: (seconds: number) => AppError,
+  ): Promise<{ duration: number; stream: number }> {
+    const p = this.ports;
+    const damaged = () =>
+      new AppError(
+        "AUDIO_DAMAGED",
+        `The file is ${format.toUpperCase()} audio, but it is damaged or incomplete and could not be decoded`,
+      );
+    const releaseDecode = await p.decodeSlot();
+    let decoded: number;
+    let stream: number;
+    try {
+      const probe = await p.probe(file.path, format);
+      if (!probe) throw damaged();
+      if (left < chargeableSeconds(probe.durationSeconds)) throw overQuota(probe.durationSeconds);
+      stream = probe.stream;
+      decoded = await p.decodedSeconds(file.path, format, stream, left + 1);
+      if (decoded < 0.5 || decoded < probe.durationSeconds * 0.5) {
+        throw damaged();
+      }
+    } finally {
+      releaseDecode();
+    }
+    if (left < chargeableSeconds(decoded)) throw overQuota(decoded);
+    return { duration: decoded, stream };
+  }
+
+  /**
    * Checks the recording and queues its transcription: (1) a file that is there and not empty, in a
    * language the engine hears; (2) audio recognised from its bytes, its audio stream chosen and its
    * length read (ffprobe, with the sniffed format's demuxer); (3) the minutes left (in-flight uploads
    * counted) must cover it, settled before any decoding; (4) that stream must really decode, read no
-   * further than the minutes left (a header may claim less than there is); then it is stored under a
-   * per-user key, recorded with its seconds reserved (atomically, so parallel uploads cannot overspend),
-   * queued, and the user's sockets are told.
+   * further than the minutes left (a header may claim less than there is). It is stored under a
+   * per-user key meanwhile (taken back out when refused), recorded with its seconds reserved
+   * (atomically, so parallel uploads cannot overspend), queued, and the user's sockets are told.
    */
   async accept(req: UploadRequest): Promise<AcceptedUpload> {
     const p = this.ports;
@@ -175,39 +228,23 @@ export class UploadService {
         `This recording is ${Math.ceil(seconds / 60)} min long, but only ${Math.floor(left / 60)} min are left this month`,
         { link: p.planLink(lang) },
       );
-    const damaged = () =>
-      new AppError(
-        "AUDIO_DAMAGED",
-        `The file is ${format.toUpperCase()} audio, but it is damaged or incomplete and could not be decoded`,
-      );
-    const releaseDecode = await p.decodeSlot();
-    let decoded: number;
-    let stream: number;
-    try {
-      const probe = await p.probe(file.path, format);
-      if (!probe) throw damaged();
-      if (left < chargeableSeconds(probe.durationSeconds)) throw overQuota(probe.durationSeconds);
-      stream = probe.stream;
-      decoded = await p.decodedSeconds(file.path, format, stream, left + 1);
-      if (decoded < 0.5 || decoded < probe.durationSeconds * 0.5) {
-        throw damaged();
-      }
-    } finally {
-      releaseDecode();
-    }
-    const duration = decoded;
-    if (left < chargeableSeconds(duration)) throw overQuota(duration);
-
-    const glossary = fields.glossary ?? (await p.accountGlossary(uid));
     const jobId = p.newId();
     const audioKey = audioKeyOf(uid, jobId, format);
-    await p.audio.put(audioKey, file.path, file.bytes, mimeOf(format)).catch(async (err) => {
-      // Nothing half-written stays behind (a PUT cut mid-way), and the answer says "try again".
+    // The store write runs while the recording is checked (the answer waits for both); a recording
+    // the checks refuse is taken back out of the store.
+    const storing = this.store(audioKey, file, format);
+    let checked: { duration: number; stream: number };
+    try {
+      checked = await this.check(file, format, left, overQuota);
+    } catch (err) {
+      await storing;
       await p.audio.remove(audioKey).catch(() => undefined);
-      throw new AppError("SERVICE_UNAVAILABLE", "The file store is unavailable right now; please try again", {
-        cause: err,
-      });
-    });
+      throw err;
+    }
+    const storeError = await storing;
+    if (storeError) throw storeError;
+    const { duration, stream } = checked;
+    const glossary = fields.glossary ?? (await p.accountGlossary(uid));
     const { correlationId } = req;
     // No job row, no object: a failed insert (or a quota another upload took meanwhile) takes the
     // stored audio back out.
