@@ -4,6 +4,7 @@
 // recording is transcribed through the same form as an upload.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { jest } from "@jest/globals";
@@ -46,7 +47,8 @@ async function loggedIn() {
     where: { id: user.uid },
     data: { passwordHash: await hashPassword("a long enough password") },
   });
-  const ctx = await browser.newContext({ locale: "en-US" });
+  // The app's Content-Security-Policy allows no inline script: axe is injected past it.
+  const ctx = await browser.newContext({ locale: "en-US", bypassCSP: true });
   await ctx.grantPermissions(["microphone"], { origin: t.url });
   const page = await ctx.newPage();
   await page.goto(`${t.url}/en/login`);
@@ -55,6 +57,20 @@ async function loggedIn() {
   await page.getByTestId("login-submit").click();
   await page.waitForURL(`${t.url}/en/transcription`);
   return { ctx, page, uid: user.uid };
+}
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** The serious and critical axe-core violations of the page as it is (rule ids). */
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above
+    const result = await (window as any).axe.run(document, { resultTypes: ["violations"] });
+    return result.violations
+      .filter((v: { impact: string | null }) => v.impact === "serious" || v.impact === "critical")
+      .map((v: { id: string; nodes: { target: string[]; failureSummary?: string }[] }) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary}`).join("; ")}`);
+  });
 }
 
 const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
@@ -218,9 +234,12 @@ it("Resume recording adds a part of its own; Discard forgets the recording", asy
   await waitElapsed(page, 3);
   page.on("dialog", (d) => void d.accept());
   await page.reload();
+  await page.getByTestId("rec-kept").waitFor();
+  expect(await axeViolations(page)).toEqual([]);
 
   await button(page, "Resume recording").click();
   await page.getByTestId("rec-live").waitFor();
+  expect(await axeViolations(page)).toEqual([]);
   // The clock goes on from what was kept.
   expect(await elapsed(page)).toBeGreaterThanOrEqual(2);
   await waitElapsed(page, 6);
@@ -234,6 +253,7 @@ it("Resume recording adds a part of its own; Discard forgets the recording", asy
   expect(await review.textContent()).toMatch(/Recording \d{4}-\d\d-\d\d \d\d-\d\d \(2\)\.webm/);
   expect(await page.getByTestId("rec-audio").count()).toBe(2);
   expect((await keptInBrowser(page))[0]).toMatchObject({ state: "stopped", parts: 2 });
+  expect(await axeViolations(page)).toEqual([]);
 
   await button(page, "Discard").click();
   await button(page, "Record").waitFor();
