@@ -61,15 +61,17 @@ async function loggedIn() {
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
-/** The serious and critical axe-core violations of the page as it is (rule ids). */
+/** The serious and critical axe-core violations of the page as it is (rule, elements and why). */
 async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
   return page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above
     const result = await (window as any).axe.run(document, { resultTypes: ["violations"] });
     return result.violations
       .filter((v: { impact: string | null }) => v.impact === "serious" || v.impact === "critical")
-      .map((v: { id: string; nodes: { target: string[]; failureSummary?: string }[] }) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary}`).join("; ")}`);
+      .map(
+        (v: { id: string; nodes: { target: string[]; failureSummary?: string }[] }) =>
+          `${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary}`).join("; ")}`,
+      );
   });
 }
 
