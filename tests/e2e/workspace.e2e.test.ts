@@ -179,8 +179,12 @@ it("library → job page → seek, play along, edit, export, conflict, versions,
   await interview.pressSequentially("\n\nAnna: Thank you for your time.");
   await page.locator('[data-testid="ws-save-state"][data-state="unsaved"]').waitFor();
   await waitSaved(page);
+  // The interview text follows the transcript: the first turn is written again, now Dr. Tanaka's
+  // with the new words; the paragraph typed into the interview stays.
+  await page.locator('[data-testid="ws-sync"][data-state="in-sync"]').waitFor({ timeout: 60_000 });
   const edited = await interview.inputValue();
   expect(edited).toMatch(/Thank you for your time\.$/);
+  expect(edited).toMatch(/^Dr\. Tanaka: Welcome to the Kikitori workspace test\./m);
 
   // The exports have both changes: DOCX (read back with mammoth), SRT and WebVTT (a subtitle parser).
   const download = async (text: "transcript" | "interview", format: string) => {

@@ -1,10 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { spansFromPieces } from "../src/diarization/classic.ts";
 import { bicClusters, type FrameStats, refineByLikelihood } from "../src/diarization/cluster.ts";
 import { diarizationErrorRate, turnCount } from "../src/diarization/der.ts";
-import { deltas, framesOf, HOP, pieceBounds, speechPieces } from "../src/diarization/features.ts";
+import { deltas, framesOf, HOP, pieceBounds, speechPieces, speechPiecesFrom } from "../src/diarization/features.ts";
 import { assignSpeakers, splitTextByShares } from "../src/diarization/merge.ts";
 import { normalizeSpeakerSpans } from "../src/diarization/port.ts";
 import { clipToSpeech } from "../src/diarization/sherpa.ts";
+import { openWavMono16k, readWavMono16k } from "../src/wav.ts";
 
 /** Frame statistics of `n` frames drawn around `mean` with spread `sd` in every one of `dims` dimensions (deterministic). */
 function stats(mean: number[], sd: number, n: number, seed: number): FrameStats {
@@ -52,6 +56,25 @@ describe("bicClusters", () => {
     const many = Array.from({ length: 12 }, (_, i) => stats([i * 10, -i * 10, i * 5, 0], 0.5, 80, i + 7));
     expect(bicClusters(many, { maxK: 3, lambda: 3 }).k).toBeLessThanOrEqual(3);
     expect(bicClusters([], {}).k).toBe(0);
+  });
+
+  it("past the exact limit, clusters block by block and still tells two voices apart in turns", () => {
+    // 900 pieces (90 minutes of continuous speech), turns of 1–9 pieces alternating voices; a
+    // lowered limit makes it three levels deep.
+    const truth: number[] = [];
+    for (let turn = 0; truth.length < 900; turn++) {
+      for (let j = 0; j < 1 + ((turn * 7) % 9) && truth.length < 900; j++) truth.push(turn % 2);
+    }
+    const long = truth.map((v, i) => stats(v ? voiceB : voiceA, 1, 120, i + 1000));
+    const given = bicClusters(long, { k: 2, lambda: 3, exactLimit: 60 });
+    expect(given.k).toBe(2);
+    expect(Array.from(given.labels)).toEqual(truth);
+    const estimated = bicClusters(long, { lambda: 3, exactLimit: 60 });
+    expect(estimated.k).toBe(2);
+    expect(Array.from(estimated.labels)).toEqual(truth);
+    // At or below the limit it is the exact clustering.
+    const few = long.slice(0, 60);
+    expect(Array.from(bicClusters(few, { k: 2, lambda: 3, exactLimit: 60 }).labels)).toEqual(truth.slice(0, 60));
   });
 
   it("refineByLikelihood moves a misplaced item to the voice that explains it", () => {
@@ -233,5 +256,63 @@ describe("features", () => {
     expect(meanF0(1)).toBeGreaterThan(200);
     expect(meanF0(1)).toBeLessThan(240);
     expect(pieces[0].stats.counts[0]).toBeGreaterThan(150);
+  });
+
+  it("speechPiecesFrom reads span by span and gives exactly the pieces of speechPieces", async () => {
+    const samples = new Float32Array(16_000 * 12);
+    samples.set(voice(3, 120), 200);
+    samples.set(voice(4, 220), 16_000 * 5);
+    samples.set(voice(1.5, 160), 16_000 * 12 - 24_000);
+    const speech = [
+      { start: 0.01, end: 3 },
+      { start: 5, end: 9 },
+      { start: 10.5, end: 12 },
+    ];
+    const reads: Array<[number, number]> = [];
+    const reader = {
+      samples: samples.length,
+      read: async (from: number, to: number) => {
+        reads.push([from, to]);
+        return samples.slice(from, to);
+      },
+    };
+    const streamed = await speechPiecesFrom(reader, speech);
+    expect(streamed).toEqual(speechPieces(samples, speech));
+    // Never more than one span and its margins at once.
+    expect(Math.max(...reads.map(([a, b]) => b - a))).toBeLessThanOrEqual(4 * 16_000 + 2 * 1024);
+  });
+});
+
+describe("WAV reading", () => {
+  it("openWavMono16k reads stretches exactly as readWavMono16k reads the whole", async () => {
+    const n = 40_000;
+    const pcm = Buffer.alloc(n * 2);
+    for (let i = 0; i < n; i++) pcm.writeInt16LE(Math.round(Math.sin(i / 7) * 20_000), 2 * i);
+    const header = Buffer.alloc(44);
+    header.write("RIFF", 0, "ascii");
+    header.writeUInt32LE(36 + pcm.length, 4);
+    header.write("WAVEfmt ", 8, "ascii");
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(1, 22);
+    header.writeUInt32LE(16_000, 24);
+    header.writeUInt32LE(32_000, 28);
+    header.writeUInt16LE(2, 32);
+    header.writeUInt16LE(16, 34);
+    header.write("data", 36, "ascii");
+    header.writeUInt32LE(pcm.length, 40);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "wav-")), "a.wav");
+    writeFileSync(file, Buffer.concat([header, pcm]));
+    const whole = readWavMono16k(Buffer.concat([header, pcm]));
+    const wav = await openWavMono16k(file);
+    try {
+      expect(wav.samples).toBe(n);
+      expect(await wav.read(1000, 5000)).toEqual(whole.slice(1000, 5000));
+      expect(await wav.read(n - 10, n + 500)).toEqual(whole.slice(n - 10));
+      expect((await wav.read(n + 1, n + 9)).length).toBe(0);
+    } finally {
+      await wav.close();
+      rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   });
 });

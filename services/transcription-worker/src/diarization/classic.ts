@@ -54,11 +54,20 @@ export const BIC_LAMBDA = 3;
 
 /** The whole classic pipeline on samples: pieces, ΔBIC clustering, re-assignment, spans. Pure. */
 export function diarizeSamples(samples: Float32Array, speech: SpeechSpan[], speakers?: number): SpeakerSpan[] {
-  const pieces = speechPieces(samples, speech);
+  return diarizePieces(speechPieces(samples, speech), speech, samples.length / RATE, speakers);
+}
+
+/** Clustering, re-assignment and spans, from the pieces' statistics (the recording itself is not needed). */
+export function diarizePieces(
+  pieces: Piece[],
+  speech: SpeechSpan[],
+  seconds: number,
+  speakers?: number,
+): SpeakerSpan[] {
   const stats = pieces.map((p) => p.stats);
   const { labels } = bicClusters(stats, { k: speakers, maxK: MAX_SPEAKERS, lambda: BIC_LAMBDA });
   const refined = refineByLikelihood(stats, labels);
-  return normalizeSpeakerSpans(spansFromPieces(speech, pieces, refined), samples.length / RATE);
+  return normalizeSpeakerSpans(spansFromPieces(speech, pieces, refined), seconds);
 }
 
 /**

@@ -71,8 +71,48 @@ export function deltaBic(a: FrameStats, b: FrameStats, lambda = 1): number {
  */
 export function bicClusters(
   items: FrameStats[],
-  opts: { k?: number; maxK?: number; lambda?: number } = {},
+  opts: { k?: number; maxK?: number; lambda?: number; exactLimit?: number } = {},
 ): ClusterResult {
+  const limit = Math.max(8, opts.exactLimit ?? EXACT_LIMIT);
+  return items.length <= limit ? exactBicClusters(items, opts) : blockBicClusters(items, opts, limit);
+}
+
+/**
+ * Past this many pieces (about 40 minutes of continuous speech) the clustering goes block by block:
+ * the all-pairs merge is cubic in time and quadratic in memory, which hours of speech cannot afford.
+ */
+export const EXACT_LIMIT = 400;
+
+/**
+ * Near-linear ΔBIC clustering for long recordings: blocks of consecutive pieces are clustered on their
+ * own (merging while it lowers the BIC, then down to maxK), and the blocks' clusters, pooled, are then
+ * clustered together (with the caller's k) the same way, recursively while they are still too many.
+ */
+function blockBicClusters(
+  items: FrameStats[],
+  opts: { k?: number; maxK?: number; lambda?: number },
+  limit: number,
+): ClusterResult {
+  const size = Math.floor(limit / 2);
+  const groupOf = new Int32Array(items.length);
+  const groups: FrameStats[] = [];
+  for (let from = 0; from < items.length; from += size) {
+    const part = items.slice(from, from + size);
+    const { labels, k } = exactBicClusters(part, { maxK: opts.maxK, lambda: opts.lambda });
+    const pooled = Array.from({ length: k }, (): FrameStats | null => null);
+    labels.forEach((l, i) => {
+      groupOf[from + i] = groups.length + l;
+      pooled[l] = pooled[l] ? addStats(pooled[l] as FrameStats, part[i]) : part[i];
+    });
+    for (const g of pooled) if (g) groups.push(g);
+  }
+  const top = bicClusters(groups, { ...opts, exactLimit: limit });
+  const labels = renumber(Int32Array.from(groupOf, (g) => top.labels[g]));
+  return { labels, k: Math.max(...labels) + 1 };
+}
+
+/** The all-pairs agglomerative clustering (exact; for up to EXACT_LIMIT items). */
+function exactBicClusters(items: FrameStats[], opts: { k?: number; maxK?: number; lambda?: number }): ClusterResult {
   const n = items.length;
   if (n === 0) return { labels: new Int32Array(0), k: 0 };
   const lambda = opts.lambda ?? 1;

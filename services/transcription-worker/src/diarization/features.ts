@@ -105,44 +105,77 @@ export function pieceBounds(span: SpeechSpan, max = MAX_PIECE_SECONDS): Array<[n
  * analysed on its own (deltas never run across a pause). Pure and deterministic.
  */
 export function speechPieces(samples: Float32Array, speech: SpeechSpan[], maxPiece = MAX_PIECE_SECONDS): Piece[] {
-  const yin = Pitchfinder.YIN({ sampleRate: RATE, threshold: 0.15 });
-  const pitch = (f: Float32Array) => yin(f);
+  const pitch = pitchOf();
   const out: Piece[] = [];
   speech.forEach((span, spanIndex) => {
-    const bounds = pieceBounds(span, maxPiece);
-    if (bounds.length === 0) return;
+    if (pieceBounds(span, maxPiece).length === 0) return;
     const from = Math.max(0, Math.floor(span.start * RATE));
-    const rows = framesOf(samples, from, Math.min(samples.length, Math.ceil(span.end * RATE)), pitch);
-    if (rows.length < 4) return;
-    const tracks = [
-      ...Array.from({ length: 12 }, (_, k) => Float64Array.from(rows, (r) => r.mfcc[k + 1])),
-      ...Array.from({ length: 12 }, (_, k) => deltas(rows, k + 1)),
-    ];
-    for (const [ps, pe] of bounds) {
-      const a = Math.max(0, Math.min(rows.length - 1, Math.floor(((ps - span.start) * RATE) / HOP)));
-      const b = Math.max(a + 1, Math.min(rows.length, Math.floor(((pe - span.start) * RATE - FRAME) / HOP) + 1));
-      const logF0: number[] = [];
-      for (let i = a; i < b; i++) if (!Number.isNaN(rows[i].f0)) logF0.push(Math.log(rows[i].f0));
-      const stats: FrameStats = {
-        counts: new Float64Array(DIMS).fill(b - a),
-        sum: new Float64Array(DIMS),
-        sumsq: new Float64Array(DIMS),
-      };
-      tracks.forEach((t, k) => {
-        for (let i = a; i < b; i++) {
-          stats.sum[k] += t[i];
-          stats.sumsq[k] += t[i] * t[i];
-        }
-      });
-      stats.counts[24] = logF0.length;
-      for (const x of logF0) {
-        stats.sum[24] += x;
-        stats.sumsq[24] += x * x;
-      }
-      out.push({ start: round3(ps), end: round3(pe), span: spanIndex, stats });
-    }
+    const to = Math.min(samples.length, Math.ceil(span.end * RATE));
+    out.push(...spanPieces(framesOf(samples, from, to, pitch), span, spanIndex, maxPiece));
   });
   return out;
+}
+
+/**
+ * The same pieces, reading the recording span by span (`read(from, to)` gives samples [from, to)):
+ * only one span and its margin are in memory, so hours of audio cost what one span costs. Each span
+ * is read with PITCH_FRAME samples either side, which is all its frames look at, so the pieces are
+ * exactly those of speechPieces.
+ */
+export async function speechPiecesFrom(
+  reader: { samples: number; read: (from: number, to: number) => Promise<Float32Array> },
+  speech: SpeechSpan[],
+  maxPiece = MAX_PIECE_SECONDS,
+): Promise<Piece[]> {
+  const pitch = pitchOf();
+  const out: Piece[] = [];
+  for (const [spanIndex, span] of speech.entries()) {
+    if (pieceBounds(span, maxPiece).length === 0) continue;
+    const from = Math.max(0, Math.floor(span.start * RATE));
+    const to = Math.min(reader.samples, Math.ceil(span.end * RATE));
+    const base = Math.max(0, from - PITCH_FRAME);
+    const local = await reader.read(base, Math.min(reader.samples, to + PITCH_FRAME));
+    out.push(...spanPieces(framesOf(local, from - base, to - base, pitch), span, spanIndex, maxPiece));
+  }
+  return out;
+}
+
+function pitchOf(): (f: Float32Array) => number | null {
+  const yin = Pitchfinder.YIN({ sampleRate: RATE, threshold: 0.15 });
+  return (f: Float32Array) => yin(f);
+}
+
+/** The pieces of one VAD span from its frames. */
+function spanPieces(rows: FrameRow[], span: SpeechSpan, spanIndex: number, maxPiece: number): Piece[] {
+  const bounds = pieceBounds(span, maxPiece);
+  if (bounds.length === 0 || rows.length < 4) return [];
+  const tracks = [
+    ...Array.from({ length: 12 }, (_, k) => Float64Array.from(rows, (r) => r.mfcc[k + 1])),
+    ...Array.from({ length: 12 }, (_, k) => deltas(rows, k + 1)),
+  ];
+  return bounds.map(([ps, pe]) => {
+    const a = Math.max(0, Math.min(rows.length - 1, Math.floor(((ps - span.start) * RATE) / HOP)));
+    const b = Math.max(a + 1, Math.min(rows.length, Math.floor(((pe - span.start) * RATE - FRAME) / HOP) + 1));
+    const logF0: number[] = [];
+    for (let i = a; i < b; i++) if (!Number.isNaN(rows[i].f0)) logF0.push(Math.log(rows[i].f0));
+    const stats: FrameStats = {
+      counts: new Float64Array(DIMS).fill(b - a),
+      sum: new Float64Array(DIMS),
+      sumsq: new Float64Array(DIMS),
+    };
+    tracks.forEach((t, k) => {
+      for (let i = a; i < b; i++) {
+        stats.sum[k] += t[i];
+        stats.sumsq[k] += t[i] * t[i];
+      }
+    });
+    stats.counts[24] = logF0.length;
+    for (const x of logF0) {
+      stats.sum[24] += x;
+      stats.sumsq[24] += x * x;
+    }
+    return { start: round3(ps), end: round3(pe), span: spanIndex, stats };
+  });
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
