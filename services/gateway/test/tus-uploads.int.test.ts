@@ -267,6 +267,14 @@ it("an upload with no PATCH for a day is removed with its parts by the retention
   expect((await patch(token, location, 0, Buffer.alloc(4000, 7))).status).toBe(204);
   const deps = { db: t.db, store: store(), logger: createLogger("test", "silent") };
   expect(await sweepAbandonedUploads(deps, new Date(Date.now() + 23 * 3_600_000))).toBe(0);
+  // A day after its last PATCH the upload is gone for the client (410) even before the sweep runs.
+  const day = 24 * 3_600_000;
+  await t.db.upload.update({ where: { id }, data: { lastActivityAt: new Date(Date.now() - day - 60_000) } });
+  const expired = await tus("HEAD", location, token);
+  expect([expired.status, expired.body?.error?.code ?? null]).toEqual([410, null]);
+  const late = await patch(token, location, 4000, Buffer.alloc(10, 7));
+  expect([late.status, late.body.error.code]).toEqual([410, "AUDIO_EXPIRED"]);
+  await t.db.upload.update({ where: { id }, data: { lastActivityAt: new Date() } });
   expect(await sweepAbandonedUploads(deps, new Date(Date.now() + 25 * 3_600_000))).toBeGreaterThanOrEqual(1);
   expect(await t.db.upload.findUnique({ where: { id } })).toBeNull();
   expect(await store().removePrefix(uploadPartsPrefix(uid, id))).toBe(0);
