@@ -65,8 +65,9 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
     job.resetForNewFile();
     setFile(chosen);
   };
+  // A new recording clears previous results like a new file; discarding one leaves them on screen.
   const onRecorded = (made: File | null) => {
-    job.resetForNewFile();
+    if (made) job.resetForNewFile();
     setRecorded(made);
   };
 

@@ -68,6 +68,7 @@ export function useRecorder(fileLabel: string) {
   const [elapsed, setElapsed] = useState(0);
   const store = useRef<RecordingStore | null>(null);
   const session = useRef<RecorderSession | null>(null);
+  const mounted = useRef(true);
   const current = useRef<{ rec: KeptRecording; part: number; baseMs: number } | null>(null);
   const label = useRef(fileLabel);
   label.current = fileLabel;
@@ -116,6 +117,8 @@ export function useRecorder(fileLabel: string) {
         setPhase(from ? "kept" : "idle");
         return;
       }
+      // The screen was left while the browser asked for the microphone: nothing is recorded.
+      if (!mounted.current) return s.stop();
       rec.mimeType ||= s.mimeType || "audio/webm";
       session.current = s;
       current.current = { rec, part, baseMs };
@@ -128,7 +131,7 @@ export function useRecorder(fileLabel: string) {
     [showTakes],
   );
 
-  const controls = useSessionControls(session, setPhase);
+  const controls = useSessionControls(session, mounted, setPhase);
 
   /** "Transcribe what was kept": the kept parts become the recording to play back and transcribe. */
   const takeKept = useCallback(async () => {
@@ -144,12 +147,9 @@ export function useRecorder(fileLabel: string) {
     const id = kept?.id ?? current.current?.rec.id;
     if (id) void store.current?.remove(id).catch(() => undefined);
     current.current = null;
-    setKept(null);
-    setTakes([]);
-    setElapsed(0);
     setNotice(canRecord() ? null : "unsupported");
-    setPhase("idle");
-  }, [kept]);
+    showTakes([], 0, 0);
+  }, [kept, showTakes]);
 
   /** A part was accepted for transcription: it is no longer kept in the browser. */
   const markSent = useCallback(
@@ -180,7 +180,11 @@ export function useRecorder(fileLabel: string) {
 }
 
 /** Pause, Resume and Stop of the running session, and its level for the meter. */
-function useSessionControls(session: { current: RecorderSession | null }, setPhase: (phase: RecorderPhase) => void) {
+function useSessionControls(
+  session: { current: RecorderSession | null },
+  mounted: { current: boolean },
+  setPhase: (phase: RecorderPhase) => void,
+) {
   const pause = useCallback(() => {
     session.current?.pause();
     setPhase("paused");
@@ -192,7 +196,13 @@ function useSessionControls(session: { current: RecorderSession | null }, setPha
   const stop = useCallback(() => session.current?.stop(), [session]);
   const level = useCallback(() => session.current?.level() ?? 0, [session]);
   // Leaving the screen mid-recording lets go of the microphone; what was recorded stays kept.
-  useEffect(() => () => session.current?.stop(), [session]);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      session.current?.stop();
+    };
+  }, [session, mounted]);
   return { pause, resume, stop, level };
 }
 
