@@ -573,7 +573,15 @@ export function splitSegment(
   let headWords: TranscriptSegment["words"];
   let tailWords: TranscriptSegment["words"];
   if (segment.words?.length) {
-    const wordsBefore = head.split(/\s+/).filter(Boolean).length;
+    // The words whose letters make up the first part (text with or without spaces alike).
+    const headLetters = head.replace(/\s+/g, "").length;
+    let letters = 0;
+    let wordsBefore = 0;
+    while (wordsBefore < segment.words.length && letters < headLetters) {
+      letters += segment.words[wordsBefore].text.replace(/\s+/g, "").length;
+      wordsBefore++;
+    }
+    if (letters !== headLetters) wordsBefore = 0;
     headWords = segment.words.slice(0, wordsBefore);
     tailWords = segment.words.slice(wordsBefore);
     if (headWords.length && tailWords.length) cut = tailWords[0].start;

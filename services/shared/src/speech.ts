@@ -147,7 +147,14 @@ export const audioLanguageSchema = z
   });
 
 /** One timed piece of the transcript, in seconds of the whole recording. */
-export const transcriptWordSchema = z.object({ start: z.number(), end: z.number(), text: z.string() });
+export const transcriptWordSchema = z.object({
+  start: z.number(),
+  end: z.number(),
+  text: z.string(),
+  /** The segment's time spread over its words by length: the engine gave no word times. */
+  approximate: z.boolean().optional(),
+});
+export type TranscriptWord = z.infer<typeof transcriptWordSchema>;
 export const transcriptSegmentSchema = z.object({
   start: z.number().min(0),
   end: z.number().min(0),

@@ -196,6 +196,31 @@ describe("speech engine facts", () => {
     expect(toResult({ text: "" }, "de").segments).toEqual([]);
   });
 
+  it("gives each segment the server's word times that fall in it, when they spell its text", () => {
+    const r = toResult(
+      {
+        language: "english",
+        segments: [
+          { start: 0, end: 2, text: " Hello, world." },
+          { start: 2, end: 4, text: " Bye now." },
+        ],
+        words: [
+          { word: "Hello", start: 0.1, end: 0.7 },
+          { word: "world", start: 0.9, end: 1.8 },
+          { word: "Bye", start: 2.2, end: 2.6 },
+          { word: "then", start: 2.9, end: 3.5 },
+        ],
+      },
+      undefined,
+    );
+    expect(r.segments[0].words).toEqual([
+      { start: 0.1, end: 0.7, text: "Hello" },
+      { start: 0.9, end: 1.8, text: "world" },
+    ]);
+    // "Bye then" does not spell "Bye now.": no word times rather than wrong ones.
+    expect(r.segments[1].words).toBeUndefined();
+  });
+
   it("parses audio languages: codes, regions, aliases and auto; refuses the rest", () => {
     expect(["ja", "pt-BR", "ZH-hant", "auto", "jv", "yue", "xx", ""].map(parseAudioLanguage)).toEqual([
       "ja",

@@ -14,6 +14,7 @@
 import {
   AppError,
   applySpeakerRename,
+  approximateWords,
   charCount,
   type InterviewSync,
   jobTextLanguage,
@@ -30,6 +31,7 @@ import {
   type TranscriptSegment,
   type TranscriptVersionSummary,
   type VersionKind,
+  withWords,
 } from "@kikitori/shared";
 import { type Db, Prisma } from "@kikitori/shared/db";
 
@@ -163,8 +165,8 @@ export function createWorkspace(deps: WorkspaceDeps) {
             throw new AppError("VALIDATION_FAILED", `No segment ${change.index} (the job has ${segments.length})`);
           if (seg.text !== change.text) {
             seg.text = change.text;
-            // Word times no longer match edited text.
-            delete seg.words;
+            // The engine's word times no longer match the edited text: spread over its words instead.
+            seg.words = approximateWords(seg, jobTextLanguage(job));
             segmentsChanged = true;
           }
           if (change.speaker !== undefined && seg.speaker !== change.speaker) {
@@ -222,7 +224,12 @@ export function createWorkspace(deps: WorkspaceDeps) {
       } catch (err) {
         throw new AppError("VALIDATION_FAILED", (err as Error).message);
       }
-      next.segments = [...segments.slice(0, index), ...parts, ...segments.slice(index + 1)];
+      const language = jobTextLanguage(job);
+      next.segments = [
+        ...segments.slice(0, index),
+        ...parts.map((part) => withWords(part, language)),
+        ...segments.slice(index + 1),
+      ];
       next.transcription = segmentsText(next.segments, jobTextLanguage(job));
       const following = next.rewrittenText !== null && deps.jobs !== undefined;
       const written = userWrote(sync, job, job.version + 1);

@@ -86,7 +86,8 @@ export function assignSpeakers(segments: TranscriptSegment[], spans: SpeakerSpan
       out.push({ ...seg, speaker: main ? main.speaker : speakerAt(spans, (seg.start + seg.end) / 2) });
       continue;
     }
-    if (seg.words && seg.words.length > 1) {
+    // Split at the engine's own word times; spread (approximate) ones would only guess the same.
+    if (seg.words && seg.words.length > 1 && !seg.words.some((w) => w.approximate)) {
       let current: TranscriptSegment | null = null;
       for (const w of seg.words) {
         const speaker = speakerAt(merged, (w.start + w.end) / 2);

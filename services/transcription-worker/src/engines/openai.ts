@@ -41,7 +41,7 @@ export class OpenAiTranscriptionEngine implements TranscriptionEngine {
           language,
           prompt: hint.slice(0, 800),
           response_format: format,
-          ...(format === "verbose_json" ? { timestamp_granularities: ["segment" as const] } : {}),
+          ...(format === "verbose_json" ? { timestamp_granularities: ["word" as const, "segment" as const] } : {}),
         },
         { signal: opts.signal },
       );
@@ -75,6 +75,8 @@ interface VerboseAnswer {
   language?: string;
   duration?: number;
   segments?: Array<{ start: number; end: number; text: string }>;
+  /** With timestamp_granularities ["word", …]: every word of the answer, in order. */
+  words?: Array<{ word: string; start: number; end: number }>;
 }
 
 /** A verbose_json answer's segments, or the plain text as one segment over the chunk. Pure. */
@@ -85,10 +87,30 @@ export function toResult(res: unknown, asked: string | undefined): EngineResult 
     const segments: EngineSegment[] = r.segments
       .map((s) => ({ start: Number(s.start) || 0, end: Number(s.end) || 0, text: String(s.text ?? "").trim() }))
       .filter((s) => s.text);
-    return { segments, language };
+    return { segments: withServerWords(segments, r.words), language };
   }
   const text = (r.text ?? "").trim();
   return { segments: text ? [{ start: 0, end: r.duration ?? 0, text }] : [], language };
+}
+
+/**
+ * The server's word times given to the segments they fall in (by their middle). A segment whose
+ * words do not spell its text keeps none (the worker then spreads its time over its words).
+ */
+function withServerWords(segments: EngineSegment[], words: VerboseAnswer["words"]): EngineSegment[] {
+  if (!Array.isArray(words) || words.length === 0) return segments;
+  const timed = words
+    .map((w) => ({ start: Number(w.start) || 0, end: Number(w.end) || 0, text: String(w.word ?? "").trim() }))
+    .filter((w) => w.text && w.end >= w.start);
+  const squash = (s: string) => s.replace(/[\s\p{P}]+/gu, "").toLowerCase();
+  return segments.map((s, i) => {
+    const last = i === segments.length - 1;
+    const own = timed.filter((w) => {
+      const mid = (w.start + w.end) / 2;
+      return mid >= s.start && (mid < s.end || (last && mid <= s.end));
+    });
+    return own.length && squash(own.map((w) => w.text).join("")) === squash(s.text) ? { ...s, words: own } : s;
+  });
 }
 
 /** OpenAI answers `language` as an English name ("japanese"); whisper.cpp's server as a code. */

@@ -8,6 +8,7 @@ import {
   type TranscriptSegment,
   transcriptionChunkJobSchema,
   whisperPrompt,
+  withWords,
 } from "@kikitori/shared";
 import { jobLifecycle, parseJobPayload } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
@@ -89,7 +90,11 @@ export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: 
       deps.observeEngine?.(engineSeconds, chunk.endSeconds - chunk.startSeconds);
       const speech = Array.isArray(chunk.speech) ? (chunk.speech as unknown as Span[]) : null;
       const spans = Array.isArray(row.speakerSpans) ? (row.speakerSpans as unknown as SpeakerSpan[]) : [];
-      const segments = assignSpeakers(cleanSegments(placeSegments(result.segments, chunk), speech), spans);
+      // Every segment carries its words: the engine's times, else its time spread over them.
+      const wordLanguage = result.language ?? (language === "auto" ? "en" : language);
+      const segments = assignSpeakers(cleanSegments(placeSegments(result.segments, chunk), speech), spans).map((s) =>
+        withWords(s, wordLanguage),
+      );
       text = segments.map((s) => s.text).join(isSpacelessLanguage(result.language ?? language) ? "" : " ");
       await deps.db.transcriptChunk.updateMany({
         where: { jobId: p.jobId, index: p.index, doneAt: null },
