@@ -1,5 +1,8 @@
+import { MAX_UPLOAD_BYTES } from "@kikitori/shared";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { useAuth } from "../../auth/AuthProvider.tsx";
+import { useUsage } from "../../plan/useUsage.ts";
 import { useLang } from "../../routing/useLang.ts";
 import { formatFileSize } from "../form.ts";
 import { formatClock } from "../time.ts";
@@ -30,7 +33,10 @@ export function Recorder({
   onKept: () => void;
 }) {
   const { t } = useTranslation();
-  const r = useRecorder(t("transcription.recorder.fileName"));
+  const lang = useLang();
+  const { user } = useAuth();
+  const maxBytes = useUsage(user?.uid).data?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+  const r = useRecorder(t("transcription.recorder.fileName"), maxBytes);
   const root = useRef<HTMLDivElement>(null);
 
   // The part to transcribe goes to the form whenever it changes (null while there is none).
@@ -71,7 +77,7 @@ export function Recorder({
       </span>
       {r.notice ? (
         <p className="field-error" role="alert" data-testid="rec-notice" data-notice={r.notice}>
-          {t(`transcription.recorder.notices.${r.notice}`)}
+          {t(`transcription.recorder.notices.${r.notice}`, { size: formatFileSize(maxBytes, lang) })}
         </p>
       ) : null}
       {r.phase === "kept" && r.kept ? (

@@ -69,11 +69,13 @@ export function levelOf(samples: Uint8Array): number {
   return Math.min(1, rms * 3);
 }
 
-/** Stop before the upload limit: a little room is left for the last chunk and the container's end. */
-export const RECORDING_BYTES_LIMIT = MAX_UPLOAD_BYTES - 256 * 1024;
+/** Room left below the upload limit for the last chunk and the container's end. */
+const LIMIT_MARGIN = 256 * 1024;
+/** Stop before the upload limit (the free plan's, or the user's plan's `maxUploadBytes`). */
+export const RECORDING_BYTES_LIMIT = MAX_UPLOAD_BYTES - LIMIT_MARGIN;
 
-export function nearLimit(bytes: number): boolean {
-  return bytes >= RECORDING_BYTES_LIMIT;
+export function nearLimit(bytes: number, maxUploadBytes = MAX_UPLOAD_BYTES): boolean {
+  return bytes >= maxUploadBytes - LIMIT_MARGIN;
 }
 
 /** The length of one recorder session: time recorded minus time paused. */

@@ -59,7 +59,10 @@ async function takesAfterStop(
   return makeTakes(rec, blobs, label);
 }
 
-export function useRecorder(fileLabel: string) {
+export function useRecorder(fileLabel: string, maxUploadBytes: number) {
+  // The plan's upload limit: a recording past the single upload's 20 MB goes up resumably.
+  const limit = useRef(maxUploadBytes);
+  limit.current = maxUploadBytes;
   const [phase, setPhase] = useState<RecorderPhase>("loading");
   const [notice, setNotice] = useState<RecorderNotice | null>(canRecord() ? null : "unsupported");
   const [kept, setKept] = useState<KeptRecording | null>(null);
@@ -97,7 +100,7 @@ export function useRecorder(fileLabel: string) {
       try {
         s = await RecorderSession.start({ store: store.current, id: rec.id, part }, rec.mimeType || null, {
           onChunk: (bytes) => {
-            if (!nearLimit(bytes)) return;
+            if (!nearLimit(bytes, limit.current)) return;
             setNotice("limitReached");
             session.current?.stop();
           },
