@@ -28,7 +28,7 @@ describe("the registry", () => {
     expect(names).toEqual({
       transcription: ["transcribe"],
       "transcription-chunk": ["chunk"],
-      correction: ["correct"],
+      correction: ["correct", "sync-interview"],
       text: ["summary", "titles"],
       billing: ["daily-maintenance"],
       "audio-retention": ["audio-retention"],
