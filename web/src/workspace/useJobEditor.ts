@@ -56,6 +56,9 @@ export function valuesOf(s: TranscriptionSnapshot): EditorValues {
   };
 }
 
+/** The job page's editor, as useJobEditor gives it. */
+export type JobEditor = ReturnType<typeof useJobEditor>;
+
 /**
  * The job page's editor: local values, what changed, and saving after a pause in typing (and on
  * demand). Each save sends only the changed parts with the version it is based on; a refused stale
