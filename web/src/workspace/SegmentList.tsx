@@ -25,6 +25,27 @@ export function splitPoint(text: string, caret: number | undefined): number {
   return Math.max(1, Math.floor(mid));
 }
 
+type SegmentListProps = {
+  segments: readonly TranscriptSegment[];
+  texts: readonly string[];
+  /** Who says each segment, as edited. */
+  who: ReadonlyArray<number | undefined>;
+  speakers: readonly JobSpeaker[];
+  time: number;
+  canSeek: boolean;
+  editable: boolean;
+  onSeek: (seconds: number) => void;
+  /** Seeks and plays (Enter on a time); seeking only when absent. */
+  onPlay?: (seconds: number) => void;
+  onEdit: (index: number, text: string) => void;
+  /** Read-only text as plain paragraphs rather than fields (the transcription screen's result). */
+  plainText?: boolean;
+  /** Gives a turn (its segments) to another speaker. */
+  onSpeaker: (indexes: number[], speaker: number) => void;
+  /** Splits a line in two at a character offset (absent: lines cannot be split). */
+  onSplit?: (index: number, at: number) => void;
+};
+
 /**
  * The timed transcript of the job page (and of the finished result on the transcription screen): one
  * row per segment with its start (data-start, in seconds), its speaker where the voice changes, and its
@@ -50,26 +71,7 @@ export function SegmentList({
   onSpeaker,
   onSplit,
   plainText = false,
-}: {
-  segments: readonly TranscriptSegment[];
-  texts: readonly string[];
-  /** Who says each segment, as edited. */
-  who: ReadonlyArray<number | undefined>;
-  speakers: readonly JobSpeaker[];
-  time: number;
-  canSeek: boolean;
-  editable: boolean;
-  onSeek: (seconds: number) => void;
-  /** Seeks and plays (Enter on a time); seeking only when absent. */
-  onPlay?: (seconds: number) => void;
-  onEdit: (index: number, text: string) => void;
-  /** Read-only text as plain paragraphs rather than fields (the transcription screen's result). */
-  plainText?: boolean;
-  /** Gives a turn (its segments) to another speaker. */
-  onSpeaker: (indexes: number[], speaker: number) => void;
-  /** Splits a line in two at a character offset (absent: lines cannot be split). */
-  onSplit?: (index: number, at: number) => void;
-}) {
+}: SegmentListProps) {
   const { t } = useTranslation();
   const list = useRef<HTMLOListElement>(null);
   const starts = useMemo(() => segments.map((s) => s.start), [segments]);

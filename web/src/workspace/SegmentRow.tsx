@@ -60,6 +60,94 @@ function SpeakerSelect({
   );
 }
 
+type SegmentRowProps = {
+  segment: TranscriptSegment;
+  index: number;
+  text: string;
+  speaker: number | undefined;
+  /** The voice changes here: the turn's speaker is shown. */
+  showSpeaker: boolean;
+  perLineSpeaker: boolean;
+  speakers: readonly JobSpeaker[];
+  speakerName: (id: number) => string;
+  editable: boolean;
+  canSeek: boolean;
+  plainText: boolean;
+  marks: { active: boolean; match: boolean; current: boolean };
+  focus: LineFocus;
+  onSeek: (seconds: number) => void;
+  onEdit: (text: string) => void;
+  onTurnSpeaker: (speaker: number) => void;
+  onLineSpeaker: (speaker: number) => void;
+  /** Splits the line (absent: it cannot be split). */
+  onSplit?: () => void;
+  onCaret: (at: number) => void;
+};
+
+/**
+ * The speaker shown on a line: where the voice changes, the turn's speaker (a choice when it can be
+ * edited); elsewhere, when lines can be given to another speaker, the line's own choice.
+ */
+function LineSpeaker({
+  speaker,
+  showSpeaker,
+  perLineSpeaker,
+  speakers,
+  speakerName,
+  editable,
+  clock,
+  focus,
+  index,
+  onTurnSpeaker,
+  onLineSpeaker,
+}: Pick<
+  SegmentRowProps,
+  | "speaker"
+  | "showSpeaker"
+  | "perLineSpeaker"
+  | "speakers"
+  | "speakerName"
+  | "editable"
+  | "focus"
+  | "index"
+  | "onTurnSpeaker"
+  | "onLineSpeaker"
+> & { clock: string }) {
+  const { t } = useTranslation();
+  const i = index;
+  return (
+    <>
+      {showSpeaker && speaker !== undefined ? (
+        editable && speakers.length > 1 ? (
+          <SpeakerSelect
+            kind="turn"
+            speaker={speaker}
+            speakers={speakers}
+            label={t("job.turnSpeaker", { time: clock })}
+            focus={focus}
+            index={i}
+            onChange={onTurnSpeaker}
+          />
+        ) : (
+          <span className="ws-speaker" data-testid="ws-speaker" data-speaker={speaker}>
+            {speakerName(speaker)}
+          </span>
+        )
+      ) : perLineSpeaker && speaker !== undefined ? (
+        <SpeakerSelect
+          kind="line"
+          speaker={speaker}
+          speakers={speakers}
+          label={t("job.lineSpeaker", { time: clock })}
+          focus={focus}
+          index={i}
+          onChange={onLineSpeaker}
+        />
+      ) : null}
+    </>
+  );
+}
+
 /**
  * One line of the timed transcript: its time (a seek button), its speaker where the voice changes
  * (or a per-line choice), a split button, and its text (a field, or a plain paragraph).
@@ -84,29 +172,7 @@ export function SegmentRow({
   onLineSpeaker,
   onSplit,
   onCaret,
-}: {
-  segment: TranscriptSegment;
-  index: number;
-  text: string;
-  speaker: number | undefined;
-  /** The voice changes here: the turn's speaker is shown. */
-  showSpeaker: boolean;
-  perLineSpeaker: boolean;
-  speakers: readonly JobSpeaker[];
-  speakerName: (id: number) => string;
-  editable: boolean;
-  canSeek: boolean;
-  plainText: boolean;
-  marks: { active: boolean; match: boolean; current: boolean };
-  focus: LineFocus;
-  onSeek: (seconds: number) => void;
-  onEdit: (text: string) => void;
-  onTurnSpeaker: (speaker: number) => void;
-  onLineSpeaker: (speaker: number) => void;
-  /** Splits the line (absent: it cannot be split). */
-  onSplit?: () => void;
-  onCaret: (at: number) => void;
-}) {
+}: SegmentRowProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const clock = formatClock(segment.start, lang);
@@ -141,33 +207,19 @@ export function SegmentRow({
         >
           <time dateTime={isoDuration(segment.start)}>{clock}</time>
         </button>
-        {showSpeaker && speaker !== undefined ? (
-          editable && speakers.length > 1 ? (
-            <SpeakerSelect
-              kind="turn"
-              speaker={speaker}
-              speakers={speakers}
-              label={t("job.turnSpeaker", { time: clock })}
-              focus={focus}
-              index={i}
-              onChange={onTurnSpeaker}
-            />
-          ) : (
-            <span className="ws-speaker" data-testid="ws-speaker" data-speaker={speaker}>
-              {speakerName(speaker)}
-            </span>
-          )
-        ) : perLineSpeaker && speaker !== undefined ? (
-          <SpeakerSelect
-            kind="line"
-            speaker={speaker}
-            speakers={speakers}
-            label={t("job.lineSpeaker", { time: clock })}
-            focus={focus}
-            index={i}
-            onChange={onLineSpeaker}
-          />
-        ) : null}
+        <LineSpeaker
+          speaker={speaker}
+          showSpeaker={showSpeaker}
+          perLineSpeaker={perLineSpeaker}
+          speakers={speakers}
+          speakerName={speakerName}
+          editable={editable}
+          clock={clock}
+          focus={focus}
+          index={i}
+          onTurnSpeaker={onTurnSpeaker}
+          onLineSpeaker={onLineSpeaker}
+        />
         {onSplit && editable && !plainText ? (
           <button
             type="button"
