@@ -1,5 +1,5 @@
 import type { PatchTranscriptionInput, TranscriptionSnapshot } from "@kikitori/shared";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { isApiError } from "../api/errors.ts";
 import { patchTranscription } from "./api.ts";
 
@@ -54,6 +54,84 @@ export function valuesOf(s: TranscriptionSnapshot): EditorValues {
     speakers: s.segments.map((x) => x.speaker),
     interview: s.rewrittenText ?? "",
   };
+}
+
+/** The server's newer values, with what the user changed and has not saved yet (`d`) kept from `mine`. */
+export function rebasedValues(fresh: EditorValues, mine: EditorValues, d: Dirty): EditorValues {
+  return {
+    title: d.title ? mine.title : fresh.title,
+    interview: d.interview ? mine.interview : fresh.interview,
+    segments: fresh.segments.map((text, i) => (d.segments.has(i) ? (mine.segments[i] ?? text) : text)),
+    speakers: fresh.speakers.map((sp, i) => (d.segments.has(i) ? mine.speakers[i] : sp)),
+  };
+}
+
+/** The editor's setters of one field each, marking what they change as unsaved. */
+function useFieldSetters(change: (update: (v: EditorValues, d: Dirty) => EditorValues) => void) {
+  const setTitle = useCallback(
+    (title: string) =>
+      change((v, d) => {
+        d.title = true;
+        return { ...v, title };
+      }),
+    [change],
+  );
+  const setSegment = useCallback(
+    (index: number, text: string) =>
+      change((v, d) => {
+        d.segments.add(index);
+        const segments = v.segments.slice();
+        segments[index] = text;
+        return { ...v, segments };
+      }),
+    [change],
+  );
+  /** Gives segments (a turn) to another speaker. */
+  const setSpeaker = useCallback(
+    (indexes: number[], speaker: number) =>
+      change((v, d) => {
+        const speakers = v.speakers.slice();
+        for (const i of indexes) {
+          speakers[i] = speaker;
+          d.segments.add(i);
+        }
+        return { ...v, speakers };
+      }),
+    [change],
+  );
+  const setInterview = useCallback(
+    (interview: string) =>
+      change((v, d) => {
+        d.interview = true;
+        return { ...v, interview };
+      }),
+    [change],
+  );
+
+  return { setTitle, setSegment, setSpeaker, setInterview };
+}
+
+/** Leaving with unsaved edits: saves now, and lets the browser ask before closing the tab. */
+function useSaveOnLeave(
+  dirty: RefObject<Dirty>,
+  inFlight: RefObject<boolean>,
+  save: () => Promise<void>,
+  clearTimer: () => void,
+) {
+  useEffect(() => {
+    const warn = (e: BeforeUnloadEvent) => {
+      if (isDirty(dirty.current) || inFlight.current) {
+        void save();
+        e.preventDefault();
+      }
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => {
+      window.removeEventListener("beforeunload", warn);
+      clearTimer();
+      if (isDirty(dirty.current)) void save();
+    };
+  }, [dirty, inFlight, save, clearTimer]);
 }
 
 /** The job page's editor, as useJobEditor gives it. */
@@ -132,45 +210,7 @@ export function useJobEditor(initial: TranscriptionSnapshot, onSaved: (s: Transc
     [save, clearTimer],
   );
 
-  const setTitle = useCallback(
-    (title: string) =>
-      change((v, d) => {
-        d.title = true;
-        return { ...v, title };
-      }),
-    [change],
-  );
-  const setSegment = useCallback(
-    (index: number, text: string) =>
-      change((v, d) => {
-        d.segments.add(index);
-        const segments = v.segments.slice();
-        segments[index] = text;
-        return { ...v, segments };
-      }),
-    [change],
-  );
-  /** Gives segments (a turn) to another speaker. */
-  const setSpeaker = useCallback(
-    (indexes: number[], speaker: number) =>
-      change((v, d) => {
-        const speakers = v.speakers.slice();
-        for (const i of indexes) {
-          speakers[i] = speaker;
-          d.segments.add(i);
-        }
-        return { ...v, speakers };
-      }),
-    [change],
-  );
-  const setInterview = useCallback(
-    (interview: string) =>
-      change((v, d) => {
-        d.interview = true;
-        return { ...v, interview };
-      }),
-    [change],
-  );
+  const setters = useFieldSetters(change);
 
   /** Saves what is pending now and waits for it (before an export, a restore or leaving). */
   const flush = useCallback(async () => {
@@ -200,48 +240,14 @@ export function useJobEditor(initial: TranscriptionSnapshot, onSaved: (s: Transc
   const rebase = useCallback((snapshot: TranscriptionSnapshot) => {
     const d = dirty.current;
     if (!d.interview) version.current = snapshot.version;
-    const fresh = valuesOf(snapshot);
-    const mine = latest.current;
-    latest.current = {
-      title: d.title ? mine.title : fresh.title,
-      interview: d.interview ? mine.interview : fresh.interview,
-      segments: fresh.segments.map((text, i) => (d.segments.has(i) ? (mine.segments[i] ?? text) : text)),
-      speakers: fresh.speakers.map((sp, i) => (d.segments.has(i) ? mine.speakers[i] : sp)),
-    };
+    latest.current = rebasedValues(valuesOf(snapshot), latest.current, d);
     setValues(latest.current);
   }, []);
 
   /** The version the next save is based on. */
   const currentVersion = useCallback(() => version.current, []);
 
-  // Leaving with unsaved edits: save now, and let the browser ask before closing the tab.
-  useEffect(() => {
-    const warn = (e: BeforeUnloadEvent) => {
-      if (isDirty(dirty.current) || inFlight.current) {
-        void save();
-        e.preventDefault();
-      }
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => {
-      window.removeEventListener("beforeunload", warn);
-      clearTimer();
-      if (isDirty(dirty.current)) void save();
-    };
-  }, [save, clearTimer]);
+  useSaveOnLeave(dirty, inFlight, save, clearTimer);
 
-  return {
-    values,
-    state,
-    error,
-    setTitle,
-    setSegment,
-    setSpeaker,
-    setInterview,
-    save,
-    flush,
-    reset,
-    rebase,
-    currentVersion,
-  };
+  return { values, state, error, ...setters, save, flush, reset, rebase, currentVersion };
 }
