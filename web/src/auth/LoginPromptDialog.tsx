@@ -1,8 +1,10 @@
 import { PASSWORD_MIN } from "@kikitori/shared";
+import type { TFunction } from "i18next";
 import {
   createContext,
   type FormEvent,
   type ReactNode,
+  type RefObject,
   useCallback,
   useContext,
   useEffect,
@@ -59,6 +61,104 @@ export function useLoginPrompt(): Open {
 
 type Mode = "login" | "register";
 
+/** Opens the dialog as a modal (then focuses its first field) and closes it when it goes away. */
+function useModalDialog(ref: RefObject<HTMLDialogElement | null>, focusFirst: () => void) {
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) {
+      if (typeof dialog.showModal === "function") dialog.showModal();
+      else dialog.setAttribute("open", "");
+    }
+    focusFirst();
+    return () => dialog?.close();
+  }, [ref, focusFirst]);
+}
+
+/** What a failed login or registration in the dialog says. */
+function promptError(t: TFunction, mode: Mode, err: unknown): { message: string; cause?: unknown } {
+  if (mode === "login" && isApiError(err) && err.code === "EMAIL_NOT_VERIFIED") {
+    return { message: t("auth.login.notVerified") };
+  }
+  if (mode === "login") return { message: authErrorText(t, err, "auth.login.failed"), cause: err };
+  return {
+    message: authErrorText(t, err, "auth.register.failed", ["EMAIL_ALREADY_IN_USE", "WEAK_PASSWORD"]),
+    cause: err,
+  };
+}
+
+/** The dialog's password: a new one's rule when registering, else the forgotten-password link. */
+function PromptPasswordField({
+  id,
+  mode,
+  value,
+  onChange,
+  disabled,
+}: {
+  id: string;
+  mode: Mode;
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t("auth.password")}</label>
+      <input
+        id={id}
+        data-testid="login-prompt-password"
+        type="password"
+        autoComplete={mode === "login" ? "current-password" : "new-password"}
+        required
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={disabled}
+      />
+      {mode === "register" ? (
+        <p className="hint">{t("auth.register.passwordHint", { min: PASSWORD_MIN })}</p>
+      ) : (
+        // Opens in a new tab, so this page (and the chosen file) stays as it is.
+        <Link
+          to={localePath(lang, ROUTES.passwordReset)}
+          target="_blank"
+          rel="noopener"
+          className="small-link field-after-link"
+        >
+          {t("auth.login.forgotPassword")}
+        </Link>
+      )}
+    </div>
+  );
+}
+
+/** Cancel, and log in or register. */
+function PromptActions({ mode, busy, onCancel }: { mode: Mode; busy: boolean; onCancel: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="login-prompt-actions">
+      <button type="button" className="btn btn-secondary" data-testid="login-prompt-cancel" onClick={onCancel}>
+        {t("auth.prompt.cancel")}
+      </button>
+      <button
+        type="submit"
+        className="btn btn-primary"
+        data-testid="login-prompt-submit"
+        disabled={busy}
+        aria-busy={busy}
+      >
+        {mode === "login"
+          ? busy
+            ? t("auth.login.submitting")
+            : t("auth.login.submit")
+          : busy
+            ? t("auth.register.submitting")
+            : t("auth.register.submit")}
+      </button>
+    </div>
+  );
+}
+
 function LoginPromptDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const lang = useLang();
@@ -74,15 +174,7 @@ function LoginPromptDialog({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<{ message: string; cause?: unknown } | null>(null);
   const [registered, setRegistered] = useState(false);
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) {
-      if (typeof dialog.showModal === "function") dialog.showModal();
-      else dialog.setAttribute("open", "");
-    }
-    focusEmail();
-    return () => dialog?.close();
-  }, [focusEmail]);
+  useModalDialog(ref, focusEmail);
 
   const switchMode = (next: Mode) => {
     setMode(next);
@@ -116,16 +208,7 @@ function LoginPromptDialog({ onClose }: { onClose: () => void }) {
       setMode("login");
       setPassword("");
     } catch (err) {
-      if (mode === "login" && isApiError(err) && err.code === "EMAIL_NOT_VERIFIED") {
-        setError({ message: t("auth.login.notVerified") });
-      } else if (mode === "login") {
-        setError({ message: authErrorText(t, err, "auth.login.failed"), cause: err });
-      } else {
-        setError({
-          message: authErrorText(t, err, "auth.register.failed", ["EMAIL_ALREADY_IN_USE", "WEAK_PASSWORD"]),
-          cause: err,
-        });
-      }
+      setError(promptError(t, mode, err));
     } finally {
       setBusy(false);
     }
@@ -159,53 +242,9 @@ function LoginPromptDialog({ onClose }: { onClose: () => void }) {
       ) : null}
       <form className="form" onSubmit={onSubmit} noValidate aria-busy={busy}>
         <EmailField id="login-prompt-email" {...emailField.field} disabled={busy} />
-        <div className="field">
-          <label htmlFor={passwordId}>{t("auth.password")}</label>
-          <input
-            id={passwordId}
-            data-testid="login-prompt-password"
-            type="password"
-            autoComplete={mode === "login" ? "current-password" : "new-password"}
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            disabled={busy}
-          />
-          {mode === "register" ? (
-            <p className="hint">{t("auth.register.passwordHint", { min: PASSWORD_MIN })}</p>
-          ) : (
-            // Opens in a new tab, so this page (and the chosen file) stays as it is.
-            <Link
-              to={localePath(lang, ROUTES.passwordReset)}
-              target="_blank"
-              rel="noopener"
-              className="small-link field-after-link"
-            >
-              {t("auth.login.forgotPassword")}
-            </Link>
-          )}
-        </div>
+        <PromptPasswordField id={passwordId} mode={mode} value={password} onChange={setPassword} disabled={busy} />
         {error ? <ErrorAlert message={error.message} error={error.cause} testId="login-prompt-error" /> : null}
-        <div className="login-prompt-actions">
-          <button type="button" className="btn btn-secondary" data-testid="login-prompt-cancel" onClick={onClose}>
-            {t("auth.prompt.cancel")}
-          </button>
-          <button
-            type="submit"
-            className="btn btn-primary"
-            data-testid="login-prompt-submit"
-            disabled={busy}
-            aria-busy={busy}
-          >
-            {mode === "login"
-              ? busy
-                ? t("auth.login.submitting")
-                : t("auth.login.submit")
-              : busy
-                ? t("auth.register.submitting")
-                : t("auth.register.submit")}
-          </button>
-        </div>
+        <PromptActions mode={mode} busy={busy} onCancel={onClose} />
       </form>
       <p className="card-footer">
         {mode === "login" ? t("auth.login.noAccount") : t("auth.register.haveAccount")}{" "}
