@@ -16,21 +16,12 @@ const LINK_ERRORS = new Set(["INVALID_TOKEN", "TOKEN_USED", "EMAIL_TOKEN_EXPIRED
 
 type Outcome = { ok: true } | { ok: false; message: string; cause?: unknown; badLink?: boolean } | null;
 
-export function PasswordResetConfirmPage() {
+/**
+ * The link is checked before the form is shown: a used, expired or unknown link says so at once
+ * (through `setOutcome`). The check itself failing lets the user try (submitting checks again).
+ */
+function useResetLinkCheck(token: string, setOutcome: (outcome: Outcome) => void) {
   const { t } = useTranslation();
-  const lang = useLang();
-  const [params] = useSearchParams();
-  const token = params.get("token") ?? "";
-  usePageMeta("passwordResetConfirm");
-
-  const [password, setPassword] = useState("");
-  const [password2, setPassword2] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(
-    token ? null : { ok: false, message: t("errors.INVALID_TOKEN"), badLink: true },
-  );
-
-  /** The link is checked before the form is shown: a used, expired or unknown link says so at once. */
   const [link, setLink] = useState<"checking" | "usable" | "bad">(token ? "checking" : "bad");
 
   useEffect(() => {
@@ -50,7 +41,79 @@ export function PasswordResetConfirmPage() {
       },
     );
     return () => ctrl.abort();
-  }, [token, t]);
+  }, [token, t, setOutcome]);
+  return [link, setLink] as const;
+}
+
+/** The new password is set: on to logging in. */
+function ResetDone() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  return (
+    <AuthCard title={t("auth.resetConfirm.title")}>
+      <div className="alert alert-success" role="status" data-testid="reset-confirm-message">
+        {t("auth.resetConfirm.success")}
+      </div>
+      <Link to={localePath(lang, ROUTES.login)} className="btn btn-primary btn-block">
+        {t("auth.resetConfirm.goToLogin")}
+      </Link>
+    </AuthCard>
+  );
+}
+
+/** While the link is being checked. */
+function ResetChecking() {
+  const { t } = useTranslation();
+  return (
+    <AuthCard title={t("auth.resetConfirm.title")}>
+      <p className="status-line" role="status" data-testid="reset-confirm-checking">
+        <span className="spinner" aria-hidden="true" />
+        {t("app.loading")}
+      </p>
+    </AuthCard>
+  );
+}
+
+/** A used, expired or unknown link: why, and asking for a new one. */
+function ResetBadLink({ outcome }: { outcome: Outcome }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  return (
+    <AuthCard title={t("auth.resetConfirm.title")}>
+      <ErrorAlert
+        message={outcome && !outcome.ok ? outcome.message : t("errors.INVALID_TOKEN")}
+        error={outcome && !outcome.ok ? outcome.cause : undefined}
+        testId="reset-confirm-message"
+      />
+      <Link
+        to={localePath(lang, ROUTES.passwordReset)}
+        className="btn btn-primary btn-block"
+        data-testid="reset-confirm-request-new"
+      >
+        {t("auth.resetConfirm.requestNew")}
+      </Link>
+      <p className="card-footer">
+        <Link to={localePath(lang, ROUTES.login)}>{t("auth.reset.backToLogin")}</Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+export function PasswordResetConfirmPage() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  usePageMeta("passwordResetConfirm");
+
+  const [password, setPassword] = useState("");
+  const [password2, setPassword2] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(
+    token ? null : { ok: false, message: t("errors.INVALID_TOKEN"), badLink: true },
+  );
+
+  const [link, setLink] = useResetLinkCheck(token, setOutcome);
 
   const fail = (message: string) => setOutcome({ ok: false, message });
 
@@ -74,51 +137,11 @@ export function PasswordResetConfirmPage() {
     }
   };
 
-  if (outcome?.ok) {
-    return (
-      <AuthCard title={t("auth.resetConfirm.title")}>
-        <div className="alert alert-success" role="status" data-testid="reset-confirm-message">
-          {t("auth.resetConfirm.success")}
-        </div>
-        <Link to={localePath(lang, ROUTES.login)} className="btn btn-primary btn-block">
-          {t("auth.resetConfirm.goToLogin")}
-        </Link>
-      </AuthCard>
-    );
-  }
+  if (outcome?.ok) return <ResetDone />;
 
-  if (link === "checking") {
-    return (
-      <AuthCard title={t("auth.resetConfirm.title")}>
-        <p className="status-line" role="status" data-testid="reset-confirm-checking">
-          <span className="spinner" aria-hidden="true" />
-          {t("app.loading")}
-        </p>
-      </AuthCard>
-    );
-  }
+  if (link === "checking") return <ResetChecking />;
 
-  if (link === "bad") {
-    return (
-      <AuthCard title={t("auth.resetConfirm.title")}>
-        <ErrorAlert
-          message={outcome && !outcome.ok ? outcome.message : t("errors.INVALID_TOKEN")}
-          error={outcome && !outcome.ok ? outcome.cause : undefined}
-          testId="reset-confirm-message"
-        />
-        <Link
-          to={localePath(lang, ROUTES.passwordReset)}
-          className="btn btn-primary btn-block"
-          data-testid="reset-confirm-request-new"
-        >
-          {t("auth.resetConfirm.requestNew")}
-        </Link>
-        <p className="card-footer">
-          <Link to={localePath(lang, ROUTES.login)}>{t("auth.reset.backToLogin")}</Link>
-        </p>
-      </AuthCard>
-    );
-  }
+  if (link === "bad") return <ResetBadLink outcome={outcome} />;
 
   return (
     <AuthCard title={t("auth.resetConfirm.title")}>
