@@ -13,6 +13,7 @@ import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { useReveal } from "../components/useReveal.ts";
 import { formatAmount } from "../plan/format.ts";
+import { useLang } from "../routing/useLang.ts";
 import { summarize } from "../text-tools/api.ts";
 import {
   intOf,
@@ -25,6 +26,89 @@ import { PhraseFields } from "../text-tools/PhraseFields.tsx";
 import { SummaryResult } from "../text-tools/SummaryResult.tsx";
 import { useTextTool } from "../text-tools/useTextTool.ts";
 import "../text-tools/text-tools.css";
+
+/** The summary's progress, 0 to 100: while waiting, it rises 1 per second up to 98. */
+function useSummaryProgress(busy: boolean) {
+  const [progress, setProgress] = useState(0);
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setInterval(() => setProgress(nextSummaryProgress), 1000);
+    return () => clearInterval(timer);
+  }, [busy]);
+  return [progress, setProgress] as const;
+}
+
+/** The length asked for, in characters, with its bounds. */
+function SummaryLengthField({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const n = (v: number) => formatAmount(v, lang);
+  return (
+    <div className="field tt-short-input">
+      <label htmlFor="summary-length">{t("summary.lengthLabel")}</label>
+      <input
+        id="summary-length"
+        data-testid="summary-length"
+        type="number"
+        inputMode="numeric"
+        min={SUMMARY_LENGTH_MIN}
+        max={SUMMARY_LENGTH_MAX}
+        step={1}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={disabled}
+      />
+      <p className="hint">{t("summary.lengthHint", { min: n(SUMMARY_LENGTH_MIN), max: n(SUMMARY_LENGTH_MAX) })}</p>
+    </div>
+  );
+}
+
+/** The bar while the summary is generated, and once it is done. */
+function SummaryProgress({
+  status,
+  busy,
+  progress,
+}: {
+  status: Parameters<typeof progressTone>[0];
+  busy: boolean;
+  progress: number;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const n = (v: number) => formatAmount(v, lang);
+  return (
+    <div className="tt-progress-block">
+      <div className="tt-progress-head">
+        <span>
+          {busy ? <span className="spinner" aria-hidden="true" /> : null}
+          {busy ? t("summary.progressLabel") : t("messages.processCompleted")}
+        </span>
+        <span>{n(progress)}%</span>
+      </div>
+      <div
+        className={`tt-progress tt-progress-${progressTone(status)}`}
+        data-testid="summary-progress"
+        data-tone={progressTone(status)}
+        data-value={progress}
+        role="progressbar"
+        aria-label={t("summary.progressLabel")}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={progress}
+      >
+        <div className="tt-progress-fill" style={{ inlineSize: `${progress}%` }} />
+      </div>
+    </div>
+  );
+}
 
 /** The summary screen: text, desired length, required phrases (rules: checkSummaryRequest), progress, copy. */
 export function SummaryPage() {
@@ -39,7 +123,6 @@ export function SummaryPage() {
   const [typedLength, setLength] = useState<string | null>(null);
   const length = typedLength ?? String(suggestedSummaryLength(charCount(text)));
   const [phrases, setPhrases] = useState<string[]>(["", ""]);
-  const [progress, setProgress] = useState(0);
   /** The last summary; null before the first one and while a new one is generated. */
   const [summary, setSummary] = useState<string | null>(null);
   /** Required phrases the text did not contain: the summary had to bring them in, and says so. */
@@ -48,14 +131,8 @@ export function SummaryPage() {
   useReveal(resultRef, summary);
 
   const status = busy ? "generating" : summary !== null ? "done" : "idle";
-  const n = (v: number) => formatAmount(v, lang);
 
-  // While waiting, the bar rises 1 per second up to 98.
-  useEffect(() => {
-    if (!busy) return;
-    const timer = setInterval(() => setProgress(nextSummaryProgress), 1000);
-    return () => clearInterval(timer);
-  }, [busy]);
+  const [progress, setProgress] = useSummaryProgress(busy);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -106,22 +183,7 @@ export function SummaryPage() {
           />
         </div>
 
-        <div className="field tt-short-input">
-          <label htmlFor="summary-length">{t("summary.lengthLabel")}</label>
-          <input
-            id="summary-length"
-            data-testid="summary-length"
-            type="number"
-            inputMode="numeric"
-            min={SUMMARY_LENGTH_MIN}
-            max={SUMMARY_LENGTH_MAX}
-            step={1}
-            value={length}
-            onChange={(e) => setLength(e.target.value)}
-            disabled={busy}
-          />
-          <p className="hint">{t("summary.lengthHint", { min: n(SUMMARY_LENGTH_MIN), max: n(SUMMARY_LENGTH_MAX) })}</p>
-        </div>
+        <SummaryLengthField value={length} onChange={setLength} disabled={busy} />
 
         <PhraseFields phrases={phrases} onChange={setPhrases} disabled={busy} />
 
@@ -139,30 +201,7 @@ export function SummaryPage() {
           </button>
         </div>
 
-        {status !== "idle" ? (
-          <div className="tt-progress-block">
-            <div className="tt-progress-head">
-              <span>
-                {busy ? <span className="spinner" aria-hidden="true" /> : null}
-                {busy ? t("summary.progressLabel") : t("messages.processCompleted")}
-              </span>
-              <span>{n(progress)}%</span>
-            </div>
-            <div
-              className={`tt-progress tt-progress-${progressTone(status)}`}
-              data-testid="summary-progress"
-              data-tone={progressTone(status)}
-              data-value={progress}
-              role="progressbar"
-              aria-label={t("summary.progressLabel")}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={progress}
-            >
-              <div className="tt-progress-fill" style={{ inlineSize: `${progress}%` }} />
-            </div>
-          </div>
-        ) : null}
+        {status !== "idle" ? <SummaryProgress status={status} busy={busy} progress={progress} /> : null}
       </form>
 
       {status === "done" ? (
