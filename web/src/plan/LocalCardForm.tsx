@@ -32,6 +32,47 @@ export const TEST_CARDS = [
 
 const EMPTY: CardInput = { number: "", expiry: "", cvc: "" };
 
+/**
+ * The card checked here (its problems shown through `setProblems`), then made a payment method by
+ * the local provider.
+ */
+async function cardPaymentMethod(
+  card: CardInput,
+  setProblems: (problems: CardProblems) => void,
+): Promise<PaymentMethodOutcome> {
+  if (isCardEmpty(card)) {
+    setProblems({ number: "empty" });
+    return { error: { key: "payment.cardInfoMissing" } };
+  }
+  const found = checkCard(card);
+  setProblems(found);
+  const key = cardProblemKey(found);
+  if (key) return { error: { key } };
+  try {
+    const pm = parsePaymentMethod(await createLocalPaymentMethod(paymentMethodBody(card)));
+    return pm ? { id: pm.id, brand: pm.brand, last4: pm.last4 } : { error: { key: "payment.paymentMethodFailed" } };
+  } catch (e) {
+    return { error: noticeFromError(e, "payment.paymentMethodFailed") };
+  }
+}
+
+/** The test cards the local provider knows, and what each does. */
+function TestCardsHint() {
+  const { t } = useTranslation();
+  return (
+    <div className="card-hint" data-testid="card-hint">
+      <p className="hint">{t("plan.card.testIntro")}</p>
+      <ul>
+        {TEST_CARDS.map(([number, outcome]) => (
+          <li key={number}>
+            <code dir="ltr">{number}</code> <span>{t(`plan.card.testCards.${outcome}`)}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** Card number, MM/YY and CVC for the local (offline) payment provider, with the test-card hint. */
 export function LocalCardForm({
   ref,
@@ -48,31 +89,7 @@ export function LocalCardForm({
   const [card, setCard] = useState<CardInput>(EMPTY);
   const [problems, setProblems] = useState<CardProblems>({});
 
-  useImperativeHandle(
-    ref,
-    () => ({
-      async createPaymentMethod(): Promise<PaymentMethodOutcome> {
-        const current = card;
-        if (isCardEmpty(current)) {
-          setProblems({ number: "empty" });
-          return { error: { key: "payment.cardInfoMissing" } };
-        }
-        const found = checkCard(current);
-        setProblems(found);
-        const key = cardProblemKey(found);
-        if (key) return { error: { key } };
-        try {
-          const pm = parsePaymentMethod(await createLocalPaymentMethod(paymentMethodBody(current)));
-          return pm
-            ? { id: pm.id, brand: pm.brand, last4: pm.last4 }
-            : { error: { key: "payment.paymentMethodFailed" } };
-        } catch (e) {
-          return { error: noticeFromError(e, "payment.paymentMethodFailed") };
-        }
-      },
-    }),
-    [card],
-  );
+  useImperativeHandle(ref, () => ({ createPaymentMethod: () => cardPaymentMethod(card, setProblems) }), [card]);
 
   const update = (field: keyof CardInput, value: string) => {
     setCard((c) => ({ ...c, [field]: value }));
@@ -160,16 +177,7 @@ export function LocalCardForm({
           {fieldError("cvc")}
         </div>
       </div>
-      <div className="card-hint" data-testid="card-hint">
-        <p className="hint">{t("plan.card.testIntro")}</p>
-        <ul>
-          {TEST_CARDS.map(([number, outcome]) => (
-            <li key={number}>
-              <code dir="ltr">{number}</code> <span>{t(`plan.card.testCards.${outcome}`)}</span>
-            </li>
-          ))}
-        </ul>
-      </div>
+      <TestCardsHint />
     </div>
   );
 }
