@@ -1,4 +1,4 @@
-import type { FidelityOp } from "@kikitori/shared";
+import type { FidelityOp, FidelityReport } from "@kikitori/shared";
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -102,6 +102,111 @@ function FlagList<T extends { startSeconds: number | null }>({
   );
 }
 
+/** What the check found: the figure, the glossary's fixes, the flagged sentences and passages, the diff. */
+function FidelityReportView({
+  report,
+  onSeek,
+}: {
+  report: FidelityReport;
+  onSeek: ((seconds: number) => void) | null;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const count = (n: number) => new Intl.NumberFormat(lang).format(n);
+  return (
+    <>
+      {report.figure !== null ? (
+        <p className="ws-fidelity-figure" data-testid="ws-fidelity-figure" data-value={report.figure}>
+          <strong>
+            {new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(report.figure)}
+          </strong>{" "}
+          {t("job.fidelity.figureSentences", {
+            supported: report.supportedCount,
+            total: report.sentenceCount,
+          })}
+        </p>
+      ) : (
+        <p className="muted">{t("job.fidelity.noInterview")}</p>
+      )}
+
+      {report.glossaryFixes.length ? (
+        <>
+          <h4>{t("transcription.glossary.fidelityTitle")}</h4>
+          <ul className="ws-flags" data-testid="ws-glossary-fixes">
+            {report.glossaryFixes.map((f) => (
+              <li key={`${f.from}\u0000${f.to}`} dir="auto" data-testid="ws-glossary-fix">
+                {t("transcription.glossary.fidelityItem", { from: f.from, to: f.to, times: count(f.count) })}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+
+      <FlagList
+        title={`${t("job.fidelity.inventedTitle")} (${count(report.invented.length)})`}
+        kind="invented"
+        items={report.invented}
+        empty={t("job.fidelity.noneInventedSentences")}
+        onSeek={onSeek}
+      >
+        {(f) => markRanges(f.sentence, f.marks)}
+      </FlagList>
+
+      <FlagList
+        title={`${t("job.fidelity.misattributedTitle")} (${count(report.misattributed.length)})`}
+        kind="misattributed"
+        items={report.misattributed}
+        empty={t("job.fidelity.noneMisattributed")}
+        onSeek={onSeek}
+      >
+        {(f) => (
+          <>
+            {f.sentence}{" "}
+            <span className="muted">{t("job.fidelity.misattributedItem", { label: f.label, heard: f.heard })}</span>
+          </>
+        )}
+      </FlagList>
+
+      <FlagList
+        title={`${t("job.fidelity.rewordedTitle")} (${count(report.reworded.length)})`}
+        kind="reworded"
+        items={report.reworded}
+        empty={t("job.fidelity.noneReworded")}
+        onSeek={onSeek}
+      >
+        {(f) => (
+          <>
+            {markRanges(f.sentence, f.marks)}{" "}
+            <span className="muted">{t("job.fidelity.rewordedHeard", { text: f.heardText })}</span>
+          </>
+        )}
+      </FlagList>
+
+      <FlagList
+        title={t("job.fidelity.dropped", { count: report.dropped.length })}
+        kind="dropped"
+        items={report.dropped}
+        empty={t("job.fidelity.noneDropped")}
+        onSeek={onSeek}
+      >
+        {(d) => marked(d.text, d.words, { wholeWords: true })}
+      </FlagList>
+
+      {report.diff ? (
+        <details className="ws-diff" data-testid="ws-diff">
+          <summary>{t("job.fidelity.diff")}</summary>
+          <div className="ws-diff-cols">
+            <DiffSide ops={report.diff} own="removed" label={t("transcription.transcriptTitle")} />
+            <DiffSide ops={report.diff} own="added" label={t("transcription.correctedTitle")} />
+          </div>
+        </details>
+      ) : (
+        <p className="muted">{t("job.fidelity.diffTooLarge")}</p>
+      )}
+    </>
+  );
+}
+
 /**
  * The fidelity view: the share of the interview's sentences supported by the passage of the
  * recording they were aligned to; the sentences no passage supports (invented), those under another
@@ -120,8 +225,6 @@ export function FidelityPanel({
   onSeek: ((seconds: number) => void) | null;
 }) {
   const { t } = useTranslation();
-  const lang = useLang();
-  const count = (n: number) => new Intl.NumberFormat(lang).format(n);
   // The version last checked: an edit does not run the check again by itself (each autosave would
   // cost the server a report); the button comes back to check the newer texts.
   const [checked, setChecked] = useState<number | null>(null);
@@ -155,96 +258,7 @@ export function FidelityPanel({
           {errorText(t, report.error)}
         </p>
       ) : (
-        <>
-          {report.data.figure !== null ? (
-            <p className="ws-fidelity-figure" data-testid="ws-fidelity-figure" data-value={report.data.figure}>
-              <strong>
-                {new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1 }).format(report.data.figure)}
-              </strong>{" "}
-              {t("job.fidelity.figureSentences", {
-                supported: report.data.supportedCount,
-                total: report.data.sentenceCount,
-              })}
-            </p>
-          ) : (
-            <p className="muted">{t("job.fidelity.noInterview")}</p>
-          )}
-
-          {report.data.glossaryFixes.length ? (
-            <>
-              <h4>{t("transcription.glossary.fidelityTitle")}</h4>
-              <ul className="ws-flags" data-testid="ws-glossary-fixes">
-                {report.data.glossaryFixes.map((f) => (
-                  <li key={`${f.from}\u0000${f.to}`} dir="auto" data-testid="ws-glossary-fix">
-                    {t("transcription.glossary.fidelityItem", { from: f.from, to: f.to, times: count(f.count) })}
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-
-          <FlagList
-            title={`${t("job.fidelity.inventedTitle")} (${count(report.data.invented.length)})`}
-            kind="invented"
-            items={report.data.invented}
-            empty={t("job.fidelity.noneInventedSentences")}
-            onSeek={onSeek}
-          >
-            {(f) => markRanges(f.sentence, f.marks)}
-          </FlagList>
-
-          <FlagList
-            title={`${t("job.fidelity.misattributedTitle")} (${count(report.data.misattributed.length)})`}
-            kind="misattributed"
-            items={report.data.misattributed}
-            empty={t("job.fidelity.noneMisattributed")}
-            onSeek={onSeek}
-          >
-            {(f) => (
-              <>
-                {f.sentence}{" "}
-                <span className="muted">{t("job.fidelity.misattributedItem", { label: f.label, heard: f.heard })}</span>
-              </>
-            )}
-          </FlagList>
-
-          <FlagList
-            title={`${t("job.fidelity.rewordedTitle")} (${count(report.data.reworded.length)})`}
-            kind="reworded"
-            items={report.data.reworded}
-            empty={t("job.fidelity.noneReworded")}
-            onSeek={onSeek}
-          >
-            {(f) => (
-              <>
-                {markRanges(f.sentence, f.marks)}{" "}
-                <span className="muted">{t("job.fidelity.rewordedHeard", { text: f.heardText })}</span>
-              </>
-            )}
-          </FlagList>
-
-          <FlagList
-            title={t("job.fidelity.dropped", { count: report.data.dropped.length })}
-            kind="dropped"
-            items={report.data.dropped}
-            empty={t("job.fidelity.noneDropped")}
-            onSeek={onSeek}
-          >
-            {(d) => marked(d.text, d.words, { wholeWords: true })}
-          </FlagList>
-
-          {report.data.diff ? (
-            <details className="ws-diff" data-testid="ws-diff">
-              <summary>{t("job.fidelity.diff")}</summary>
-              <div className="ws-diff-cols">
-                <DiffSide ops={report.data.diff} own="removed" label={t("transcription.transcriptTitle")} />
-                <DiffSide ops={report.data.diff} own="added" label={t("transcription.correctedTitle")} />
-              </div>
-            </details>
-          ) : (
-            <p className="muted">{t("job.fidelity.diffTooLarge")}</p>
-          )}
-        </>
+        <FidelityReportView report={report.data} onSeek={onSeek} />
       )}
     </section>
   );
