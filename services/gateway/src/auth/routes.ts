@@ -19,6 +19,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponses } from "../errors.ts";
+import type { ZodApp } from "../zod-app.ts";
 import { assertUid, requireAuth } from "./guard.ts";
 import type { EmailRateLimiter, LoginThrottle } from "./limits.ts";
 import type { AuthService } from "./service.ts";
@@ -32,15 +33,21 @@ export interface AuthRoutesOptions {
   perIpPerMinute: number;
 }
 
+type Log = { error: (o: object, m: string) => void };
+
+interface AuthRouteContext {
+  opts: AuthRoutesOptions;
+  limited: { rateLimit: { max: number; timeWindow: string } };
+  guard: ReturnType<typeof requireAuth>;
+  tags: string[];
+  afterAnswer: (log: Log, what: string, task: () => Promise<void>) => void;
+}
+
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
-  const { auth, emailLimiter } = opts;
-  const limited = { rateLimit: { max: opts.perIpPerMinute, timeWindow: "1 minute" } };
-  const guard = requireAuth(opts.signer);
-  const tags = ["identity"];
   // Mails that depend on whether an account exists are sent after the answer, so that an existing
   // and an unknown address answer in the same time (no account enumeration by timing).
   const pending = new Set<Promise<void>>();
-  const afterAnswer = (log: { error: (o: object, m: string) => void }, what: string, task: () => Promise<void>) => {
+  const afterAnswer = (log: Log, what: string, task: () => Promise<void>) => {
     const p: Promise<void> = task()
       .catch((err) => log.error({ err }, `${what} failed`))
       .finally(() => pending.delete(p));
@@ -49,7 +56,22 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.addHook("onClose", async () => {
     await Promise.allSettled([...pending]);
   });
+  const ctx: AuthRouteContext = {
+    opts,
+    limited: { rateLimit: { max: opts.perIpPerMinute, timeWindow: "1 minute" } },
+    guard: requireAuth(opts.signer),
+    tags: ["identity"],
+    afterAnswer,
+  };
+  signUpRoutes(app, ctx);
+  sessionRoutes(app, ctx);
+  passwordResetRoutes(app, ctx);
+  deletionRoutes(app, ctx);
+};
 
+/** Creating an account and confirming its e-mail address. */
+function signUpRoutes(app: ZodApp, { opts, limited, tags, afterAnswer }: AuthRouteContext): void {
+  const { auth, emailLimiter } = opts;
   app.post(
     "/register",
     {
@@ -105,7 +127,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       return reply.code(202).send({ message: "If the account exists and is unverified, a new e-mail was sent." });
     },
   );
+}
 
+/** Logging in, refreshing the ID token and logging out. */
+function sessionRoutes(app: ZodApp, { opts, limited, tags }: AuthRouteContext): void {
+  const { auth } = opts;
   app.post(
     "/login",
     {
@@ -165,7 +191,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       return reply.code(204).send(null);
     },
   );
+}
 
+/** Asking for a password-reset link, checking it and setting the new password. */
+function passwordResetRoutes(app: ZodApp, { opts, limited, tags, afterAnswer }: AuthRouteContext): void {
+  const { auth, emailLimiter } = opts;
   app.post(
     "/password-reset",
     {
@@ -218,7 +248,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       return reply.code(204).send(null);
     },
   );
+}
 
+/** Deleting the account or the backend user's data, and recording the backend user. */
+function deletionRoutes(app: ZodApp, { opts, limited, guard, tags }: AuthRouteContext): void {
+  const { auth } = opts;
   // The destructive calls need the account's password in the body as well as the token: a stolen
   // ID token alone cannot destroy an account or its data.
   const passwordBody = z.object({ password: passwordSchema });
@@ -280,4 +314,4 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       return { deleted: true as const };
     },
   );
-};
+}
