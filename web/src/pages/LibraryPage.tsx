@@ -28,6 +28,34 @@ export function LibraryPage() {
   return <Library key={user.uid} uid={user.uid} />;
 }
 
+/** Previous and next page of the library, and which page of how many. */
+function LibraryPager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="lib-pages" aria-label={t("library.pagination")}>
+      <button
+        type="button"
+        className="btn btn-secondary btn-small"
+        data-testid="lib-prev"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
+        {t("library.previous")}
+      </button>
+      <span data-testid="lib-page">{t("library.pageOf", { page, pages })}</span>
+      <button
+        type="button"
+        className="btn btn-secondary btn-small"
+        data-testid="lib-next"
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        {t("library.next")}
+      </button>
+    </nav>
+  );
+}
+
 function Library({ uid }: { uid: string }) {
   const { t } = useTranslation();
   const lang = useLang();
@@ -130,27 +158,7 @@ function Library({ uid }: { uid: string }) {
         ) : null}
 
         {pages > 1 ? (
-          <nav className="lib-pages" aria-label={t("library.pagination")}>
-            <button
-              type="button"
-              className="btn btn-secondary btn-small"
-              data-testid="lib-prev"
-              disabled={page <= 1}
-              onClick={() => update({ page: page - 1 > 1 ? String(page - 1) : "" })}
-            >
-              {t("library.previous")}
-            </button>
-            <span data-testid="lib-page">{t("library.pageOf", { page, pages })}</span>
-            <button
-              type="button"
-              className="btn btn-secondary btn-small"
-              data-testid="lib-next"
-              disabled={page >= pages}
-              onClick={() => update({ page: String(page + 1) })}
-            >
-              {t("library.next")}
-            </button>
-          </nav>
+          <LibraryPager page={page} pages={pages} onPage={(n) => update({ page: n > 1 ? String(n) : "" })} />
         ) : null}
       </div>
     </section>
