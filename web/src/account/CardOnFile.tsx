@@ -9,7 +9,7 @@ import { type CardFieldHandle, LocalCardForm } from "../plan/LocalCardForm.tsx";
 import { type Notice, noticeFromError, noticeText, type Translate } from "../plan/notice.ts";
 import { StripeCardForm } from "../plan/StripeCardForm.tsx";
 import { useLang } from "../routing/useLang.ts";
-import { type Outcome, OutcomeBox } from "./parts.tsx";
+import { type Outcome, OutcomeBox } from "./accountForms.tsx";
 
 /**
  * The card on file and "Change card": a new card entered in the provider's form replaces it for the

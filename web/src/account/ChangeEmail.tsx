@@ -4,7 +4,7 @@ import { accountApi } from "../auth/accountApi.ts";
 import { EmailField, useEmailField } from "../components/AuthFields.tsx";
 import { errorText } from "../i18n/errorText.ts";
 import { useLang } from "../routing/useLang.ts";
-import { type Outcome, OutcomeBox, PasswordInput } from "./parts.tsx";
+import { type Outcome, OutcomeBox, PasswordInput } from "./accountForms.tsx";
 
 /** Asks to change the e-mail: a confirmation link goes to the new address. */
 export function ChangeEmail({ current }: { current: string }) {

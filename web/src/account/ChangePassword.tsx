@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { accountApi } from "../auth/accountApi.ts";
 import { errorText } from "../i18n/errorText.ts";
-import { type Outcome, OutcomeBox, PasswordInput } from "./parts.tsx";
+import { type Outcome, OutcomeBox, PasswordInput } from "./accountForms.tsx";
 
 /** Changes the password (the current one is required); the answer is this login's new session. */
 export function ChangePassword() {

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { accountApi, exportFileName } from "../auth/accountApi.ts";
 import { errorText } from "../i18n/errorText.ts";
-import { type Outcome, OutcomeBox, saveFile } from "./parts.tsx";
+import { type Outcome, OutcomeBox, saveFile } from "./accountForms.tsx";
 
 /** Saves the account's data as a JSON file (fetched with the session's token). */
 async function downloadData(): Promise<void> {

@@ -9,8 +9,8 @@ import { errorText } from "../i18n/errorText.ts";
 import { isPaidPlan } from "../plan/pricing.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { type Outcome, OutcomeBox, PasswordInput } from "./accountForms.tsx";
 import { DownloadButton } from "./DataDownload.tsx";
-import { type Outcome, OutcomeBox, PasswordInput } from "./parts.tsx";
 
 /** Deletes the account after checking the password (a paid plan ends with it), then goes to login. */
 export function DeleteAccount({ account }: { account: Account | null }) {

@@ -4,8 +4,8 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
 import { useLang } from "../routing/useLang.ts";
+import { type Outcome, OutcomeBox } from "./accountForms.tsx";
 import { glossaryApi } from "./glossaryApi.ts";
-import { type Outcome, OutcomeBox } from "./parts.tsx";
 
 /**
  * "Glossary": names and terms, one per line, that transcripts and interview texts write exactly as

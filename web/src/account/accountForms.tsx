@@ -1,3 +1,4 @@
+/** What the account page's forms share: the outcome of a submit, a password field, saving a file. */
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { saveBlob } from "../lib/download.ts";
 
