@@ -120,20 +120,7 @@ export function ResultPanel({
         copyTestId="tx-copy-corrected"
         copyLabel={t("transcription.copyCorrected")}
       >
-        {state.correctionTime !== null || state.characterCount !== null ? (
-          <p className="tx-meta">
-            {state.correctionTime !== null ? (
-              <span data-testid="tx-correction-time" data-value={state.correctionTime}>
-                {t("transcription.correctionTime", { seconds: seconds(state.correctionTime) })}
-              </span>
-            ) : null}
-            {state.characterCount !== null ? (
-              <span data-testid="tx-char-count" data-value={state.characterCount}>
-                {t("transcription.characterCount", { value: formatAmount(state.characterCount, lang, 0) })}
-              </span>
-            ) : null}
-          </p>
-        ) : null}
+        <CorrectionFacts state={state} />
         {state.jobId && state.rewrittenText !== null && state.speakers.length > 1 ? (
           <SpeakersPanel jobId={state.jobId} speakers={state.speakers} onRenamed={onSpeakersRenamed} />
         ) : null}
@@ -157,6 +144,28 @@ export function ResultPanel({
 }
 
 const noop = () => {};
+
+/** How long the correction took and how many characters the interview has (each once known). */
+function CorrectionFacts({ state }: { state: TranscriptionState }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const seconds = (v: number) => formatSeconds(v, lang);
+  if (state.correctionTime === null && state.characterCount === null) return null;
+  return (
+    <p className="tx-meta">
+      {state.correctionTime !== null ? (
+        <span data-testid="tx-correction-time" data-value={state.correctionTime}>
+          {t("transcription.correctionTime", { seconds: seconds(state.correctionTime) })}
+        </span>
+      ) : null}
+      {state.characterCount !== null ? (
+        <span data-testid="tx-char-count" data-value={state.characterCount}>
+          {t("transcription.characterCount", { value: formatAmount(state.characterCount, lang, 0) })}
+        </span>
+      ) : null}
+    </p>
+  );
+}
 
 /**
  * Moves the focus to `target` when processing ends (running → not running), unless the user has put it
