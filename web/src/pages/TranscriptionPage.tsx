@@ -11,7 +11,7 @@ import { useUsage } from "../plan/useUsage.ts";
 import { useLang } from "../routing/useLang.ts";
 import { useAudioLanguageChoice } from "../transcription/AudioLanguageSelect.tsx";
 import { DropZone } from "../transcription/DropZone.tsx";
-import { checkSubmit, nextScreen } from "../transcription/form.ts";
+import { checkSubmit, nextScreen, type SubmitProblem } from "../transcription/form.ts";
 import { NoticeBox } from "../transcription/NoticeBox.tsx";
 import { ProgressBar } from "../transcription/ProgressBar.tsx";
 import { RecentList } from "../transcription/RecentList.tsx";
@@ -35,6 +35,109 @@ export function TranscriptionPage() {
   return <TranscriptionScreen key={next.generation} uid={uid} />;
 }
 
+/** The notice a refused submit shows (logging in is asked in the dialog instead). */
+function problemKey(problem: Exclude<SubmitProblem, "loginRequired">, source: AudioSource): string {
+  if (problem === "fileNotSelected") {
+    return source === "record" ? "transcription.recorder.nothingRecorded" : "messages.fileNotSelected";
+  }
+  if (problem === "fileTypeRequired") return "messages.fileTypeRequired";
+  return LANGUAGE_UNSUPPORTED;
+}
+
+/**
+ * The form's file: the picked one, or with "Record audio" the recording made on this screen.
+ * Choosing a new file (a refused one too) clears previous results and errors (`onNewFile`); a new
+ * recording does too, while discarding one leaves them on screen.
+ */
+function useAudioFileChoice(onNewFile: () => void) {
+  const [picked, setFile] = useState<File | null>(null);
+  const [source, setSource] = useState<AudioSource>("upload");
+  const [recorded, setRecorded] = useState<File | null>(null);
+  const showRecorder = useCallback(() => setSource("record"), []);
+  const onChooseFile = (chosen: File | null) => {
+    onNewFile();
+    setFile(chosen);
+  };
+  const onRecorded = (made: File | null) => {
+    if (made) onNewFile();
+    setRecorded(made);
+  };
+  const file = source === "record" ? recorded : picked;
+  return { picked, source, setSource, file, showRecorder, onChooseFile, onRecorded };
+}
+
+/** Upload a file or record audio: the switch, the drop zone and the recorder. */
+function AudioFilePicker({
+  audio,
+  processing,
+  uploading,
+  jobId,
+}: {
+  audio: ReturnType<typeof useAudioFileChoice>;
+  processing: boolean;
+  uploading: boolean;
+  jobId: string | null;
+}) {
+  const { source } = audio;
+  return (
+    <>
+      <SourceSwitch value={source} onChange={audio.setSource} disabled={processing} />
+      <div hidden={source !== "upload"}>
+        <DropZone file={audio.picked} processing={processing} onChoose={audio.onChooseFile} />
+      </div>
+      <div hidden={source !== "record"}>
+        <Recorder
+          file={audio.file}
+          processing={processing}
+          uploading={uploading}
+          jobId={jobId}
+          onChoose={audio.onRecorded}
+          onKept={audio.showRecorder}
+        />
+      </div>
+    </>
+  );
+}
+
+/** The minutes used this month against the plan's, for a logged-in user. */
+function MinutesUsage({ uid }: { uid: string }) {
+  const { t } = useTranslation();
+  const usage = useUsage(uid);
+  if (!usage.data) return null;
+  return (
+    <div className="tx-usage">
+      <UsageBar
+        testId="tx-usage"
+        label={t("plan.minutes")}
+        used={usage.data.totalMinutesUsed}
+        max={usage.data.maxMinutes}
+        unit="minutes"
+      />
+    </div>
+  );
+}
+
+/** Transcribe (the file or the recording), or that it is processing. */
+function TranscribeButton({ processing, source }: { processing: boolean; source: AudioSource }) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="submit"
+      className="btn btn-primary btn-block"
+      data-testid="tx-submit"
+      disabled={processing}
+      aria-busy={processing}
+    >
+      {processing ? <span className="spinner spinner-light" aria-hidden="true" /> : null}
+      {processing
+        ? t("transcription.processing")
+        : source === "record"
+          ? t("transcription.recorder.transcribe")
+          : t("transcription.submit")}
+    </button>
+  );
+}
+
 function TranscriptionScreen({ uid }: { uid: string | null }) {
   const { t } = useTranslation();
   const lang = useLang();
@@ -46,30 +149,14 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
   const { state, notice, setNotice } = job;
   const processing = state.processing;
 
-  const [picked, setFile] = useState<File | null>(null);
-  // The form's file: the picked one, or with "Record audio" the recording made on this screen.
-  const [source, setSource] = useState<AudioSource>("upload");
-  const [recorded, setRecorded] = useState<File | null>(null);
-  const file = source === "record" ? recorded : picked;
-  const showRecorder = useCallback(() => setSource("record"), []);
+  const audio = useAudioFileChoice(job.resetForNewFile);
+  const { source, file } = audio;
   const [values, setValues] = useState<UploadFormValues>(INITIAL_UPLOAD_FORM);
   const speech = useSpeechStatus();
   const [audioLanguage, setAudioLanguage] = useAudioLanguageChoice(lang, speech);
-  const usage = useUsage(uid ?? undefined);
 
   const setValue = <K extends keyof UploadFormValues>(key: K, value: UploadFormValues[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
-
-  // Choosing a new file (a refused one too) clears previous results and errors.
-  const onChooseFile = (chosen: File | null) => {
-    job.resetForNewFile();
-    setFile(chosen);
-  };
-  // A new recording clears previous results like a new file; discarding one leaves them on screen.
-  const onRecorded = (made: File | null) => {
-    if (made) job.resetForNewFile();
-    setRecorded(made);
-  };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -81,14 +168,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
       languageRefused: speechRefuses(speech, audioLanguage),
     });
     if (problem === "loginRequired") return promptLogin();
-    if (problem === "fileNotSelected") {
-      const key = source === "record" ? "transcription.recorder.nothingRecorded" : "messages.fileNotSelected";
-      return setNotice({ kind: "text", key });
-    }
-    if (problem === "fileTypeRequired") return setNotice({ kind: "text", key: "messages.fileTypeRequired" });
-    if (problem === "languageUnsupported") {
-      return setNotice({ kind: "text", key: LANGUAGE_UNSUPPORTED });
-    }
+    if (problem) return setNotice({ kind: "text", key: problemKey(problem, source) });
     if (!file || !uid) return;
     const { interviewer, interviewee, tone, example, model, speakers, glossary } = values;
     await job.upload(
@@ -115,17 +195,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
           <SpeechNotice status={speech} />
 
           <form className="card tx-form" onSubmit={onSubmit} noValidate aria-busy={processing}>
-            {uid && usage.data ? (
-              <div className="tx-usage">
-                <UsageBar
-                  testId="tx-usage"
-                  label={t("plan.minutes")}
-                  used={usage.data.totalMinutesUsed}
-                  max={usage.data.maxMinutes}
-                  unit="minutes"
-                />
-              </div>
-            ) : null}
+            {uid ? <MinutesUsage uid={uid} /> : null}
 
             <UploadForm
               values={values}
@@ -135,40 +205,14 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
               speech={speech}
               processing={processing}
             >
-              <SourceSwitch value={source} onChange={setSource} disabled={processing} />
-              <div hidden={source !== "upload"}>
-                <DropZone file={picked} processing={processing} onChoose={onChooseFile} />
-              </div>
-              <div hidden={source !== "record"}>
-                <Recorder
-                  file={file}
-                  processing={processing}
-                  uploading={job.uploading}
-                  jobId={state.jobId}
-                  onChoose={onRecorded}
-                  onKept={showRecorder}
-                />
-              </div>
+              <AudioFilePicker audio={audio} processing={processing} uploading={job.uploading} jobId={state.jobId} />
             </UploadForm>
 
             {job.shown ? <NoticeBox notice={job.shown} contactUrl={config.contactUrl} /> : null}
 
             {state.phase !== "idle" ? <ProgressBar state={state} /> : null}
 
-            <button
-              type="submit"
-              className="btn btn-primary btn-block"
-              data-testid="tx-submit"
-              disabled={processing}
-              aria-busy={processing}
-            >
-              {processing ? <span className="spinner spinner-light" aria-hidden="true" /> : null}
-              {processing
-                ? t("transcription.processing")
-                : source === "record"
-                  ? t("transcription.recorder.transcribe")
-                  : t("transcription.submit")}
-            </button>
+            <TranscribeButton processing={processing} source={source} />
           </form>
 
           {showResult ? (
