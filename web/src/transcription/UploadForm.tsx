@@ -35,6 +35,79 @@ export const INITIAL_UPLOAD_FORM: UploadFormValues = {
   glossary: "",
 };
 
+/** An example of the wanted style, with its length against the limit. */
+function ExampleField({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="field">
+      <div className="field-label-row">
+        <label htmlFor="tx-example">{t("transcription.example")}</label>
+        <span
+          className={value.length >= INTERVIEW_EXAMPLE_MAX ? "tx-counter full" : "tx-counter"}
+          data-testid="tx-example-count"
+          aria-live="polite"
+        >
+          {t("transcription.exampleCount", { count: value.length, max: INTERVIEW_EXAMPLE_MAX })}
+        </span>
+      </div>
+      <textarea
+        id="tx-example"
+        data-testid="tx-example"
+        rows={4}
+        maxLength={INTERVIEW_EXAMPLE_MAX}
+        value={value}
+        onChange={(e) => onChange(e.target.value.slice(0, INTERVIEW_EXAMPLE_MAX))}
+        aria-describedby="tx-example-hint"
+        disabled={disabled}
+      />
+      <p className="hint" id="tx-example-hint">
+        {t("transcription.exampleHint")}
+      </p>
+    </div>
+  );
+}
+
+/** Names and terms for this recording (collapsed; empty: the account's glossary). */
+function GlossaryField({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <details className="field tx-glossary" data-testid="tx-glossary">
+      <summary>{t("transcription.glossary.title")}</summary>
+      <label htmlFor="tx-glossary-terms">{t("transcription.glossary.label")}</label>
+      <textarea
+        id="tx-glossary-terms"
+        data-testid="tx-glossary-terms"
+        rows={4}
+        value={value}
+        placeholder={t("transcription.glossary.placeholder")}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby="tx-glossary-hint"
+        spellCheck={false}
+        disabled={disabled}
+      />
+      <p className="hint" id="tx-glossary-hint">
+        {t("transcription.glossary.hint")}
+      </p>
+    </details>
+  );
+}
+
 /**
  * The upload form's fields, disabled while a job runs: `children` (the drop zone) first, then the
  * audio language, the number of speakers, file type, tone, names and an example of the wanted style.
@@ -136,50 +209,9 @@ export function UploadForm({
         </div>
       </div>
 
-      <div className="field">
-        <div className="field-label-row">
-          <label htmlFor="tx-example">{t("transcription.example")}</label>
-          <span
-            className={example.length >= INTERVIEW_EXAMPLE_MAX ? "tx-counter full" : "tx-counter"}
-            data-testid="tx-example-count"
-            aria-live="polite"
-          >
-            {t("transcription.exampleCount", { count: example.length, max: INTERVIEW_EXAMPLE_MAX })}
-          </span>
-        </div>
-        <textarea
-          id="tx-example"
-          data-testid="tx-example"
-          rows={4}
-          maxLength={INTERVIEW_EXAMPLE_MAX}
-          value={example}
-          onChange={(e) => onChange("example", e.target.value.slice(0, INTERVIEW_EXAMPLE_MAX))}
-          aria-describedby="tx-example-hint"
-          disabled={processing}
-        />
-        <p className="hint" id="tx-example-hint">
-          {t("transcription.exampleHint")}
-        </p>
-      </div>
+      <ExampleField value={example} onChange={(v) => onChange("example", v)} disabled={processing} />
 
-      <details className="field tx-glossary" data-testid="tx-glossary">
-        <summary>{t("transcription.glossary.title")}</summary>
-        <label htmlFor="tx-glossary-terms">{t("transcription.glossary.label")}</label>
-        <textarea
-          id="tx-glossary-terms"
-          data-testid="tx-glossary-terms"
-          rows={4}
-          value={values.glossary}
-          placeholder={t("transcription.glossary.placeholder")}
-          onChange={(e) => onChange("glossary", e.target.value)}
-          aria-describedby="tx-glossary-hint"
-          spellCheck={false}
-          disabled={processing}
-        />
-        <p className="hint" id="tx-glossary-hint">
-          {t("transcription.glossary.hint")}
-        </p>
-      </details>
+      <GlossaryField value={values.glossary} onChange={(v) => onChange("glossary", v)} disabled={processing} />
     </fieldset>
   );
 }
