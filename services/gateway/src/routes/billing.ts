@@ -25,6 +25,7 @@ import { z } from "zod";
 import { assertUid, bearerToken, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
+import type { ZodApp } from "../zod-app.ts";
 
 export interface BillingRoutesOptions {
   signer: TokenSigner;
@@ -41,74 +42,108 @@ const unavailable = () =>
 
 const langQuery = (lang: string | undefined) => (lang ? `?lang=${encodeURIComponent(lang)}` : "");
 
-export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, opts) => {
-  const guard = requireAuth(opts.signer);
-  const limited = { rateLimit: { max: PER_IP_PER_MINUTE, timeWindow: "1 minute" } };
-  const tags = ["plans"];
-  const security = [{ bearer: [] }];
+interface ForwardTarget {
+  uid: string | null;
+  body?: unknown;
+  raw?: Buffer;
+  pdf?: boolean;
+}
 
-  async function forward(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    path: string,
-    opts2: { uid: string | null; body?: unknown; raw?: Buffer; pdf?: boolean },
-  ) {
-    const headers: Record<string, string> = {
-      [INTERNAL_TOKEN_HEADER]: opts.internalToken,
-      "x-request-id": req.id,
-    };
-    if (opts2.uid) headers[INTERNAL_UID_HEADER] = opts2.uid;
-    let body: string | ArrayBuffer | undefined;
-    if (opts2.raw) {
-      body = new Uint8Array(opts2.raw).buffer; // a copy of exactly these bytes
-      headers["content-type"] = String(req.headers["content-type"] ?? "application/json");
-      const sig = req.headers["stripe-signature"];
-      if (typeof sig === "string") headers["stripe-signature"] = sig;
-    } else if (opts2.body !== undefined) {
-      body = JSON.stringify(opts2.body);
-      headers["content-type"] = "application/json";
-    }
-    let res: Response;
-    try {
-      res = await fetch(opts.billingUrl + path, {
-        method: req.method,
-        headers,
-        body,
-        signal: AbortSignal.timeout(opts.timeoutMs),
-      });
-    } catch (err) {
-      req.log.error({ err, path }, "billing service unreachable");
-      throw unavailable();
-    }
-    if (opts2.pdf && res.ok && res.headers.get("content-type")?.startsWith("application/pdf")) {
-      const bytes = Buffer.from(await res.arrayBuffer());
-      return reply
-        .header("content-type", "application/pdf")
-        .header("content-disposition", res.headers.get("content-disposition") ?? "attachment")
-        .header("cache-control", "private, no-store")
-        .send(bytes);
-    }
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      req.log.error({ status: res.status, path }, "billing answered without JSON");
-      throw unavailable();
-    }
-    if (res.status === 401) {
-      // Only the internal token can fail there (the user was authenticated here): a deployment fault,
-      // not the user's session.
-      req.log.error(
-        { path },
-        "billing refused the internal token: set the same INTERNAL_TOKEN (or JWT_SECRET) on both",
-      );
-      throw unavailable();
-    }
-    if (res.status >= 500) req.log.warn({ status: res.status, path }, "billing error");
-    return reply.status(res.status).send(json);
+/** Sends the request on to the billing service with the internal token and, if known, the user's uid. */
+async function callBilling(
+  opts: BillingRoutesOptions,
+  req: FastifyRequest,
+  path: string,
+  target: ForwardTarget,
+): Promise<Response> {
+  const headers: Record<string, string> = {
+    [INTERNAL_TOKEN_HEADER]: opts.internalToken,
+    "x-request-id": req.id,
+  };
+  if (target.uid) headers[INTERNAL_UID_HEADER] = target.uid;
+  let body: string | ArrayBuffer | undefined;
+  if (target.raw) {
+    body = new Uint8Array(target.raw).buffer; // a copy of exactly these bytes
+    headers["content-type"] = String(req.headers["content-type"] ?? "application/json");
+    const sig = req.headers["stripe-signature"];
+    if (typeof sig === "string") headers["stripe-signature"] = sig;
+  } else if (target.body !== undefined) {
+    body = JSON.stringify(target.body);
+    headers["content-type"] = "application/json";
   }
+  try {
+    return await fetch(opts.billingUrl + path, {
+      method: req.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
+  } catch (err) {
+    req.log.error({ err, path }, "billing service unreachable");
+    throw unavailable();
+  }
+}
 
+/** Passes the billing service's answer (a PDF receipt or JSON) back to the user. */
+async function answerFromBilling(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+  res: Response,
+  pdf = false,
+): Promise<FastifyReply> {
+  if (pdf && res.ok && res.headers.get("content-type")?.startsWith("application/pdf")) {
+    const bytes = Buffer.from(await res.arrayBuffer());
+    return reply
+      .header("content-type", "application/pdf")
+      .header("content-disposition", res.headers.get("content-disposition") ?? "attachment")
+      .header("cache-control", "private, no-store")
+      .send(bytes);
+  }
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    req.log.error({ status: res.status, path }, "billing answered without JSON");
+    throw unavailable();
+  }
+  if (res.status === 401) {
+    // Only the internal token can fail there (the user was authenticated here): a deployment fault,
+    // not the user's session.
+    req.log.error({ path }, "billing refused the internal token: set the same INTERNAL_TOKEN (or JWT_SECRET) on both");
+    throw unavailable();
+  }
+  if (res.status >= 500) req.log.warn({ status: res.status, path }, "billing error");
+  return reply.status(res.status).send(json);
+}
+
+interface BillingRouteContext {
+  opts: BillingRoutesOptions;
+  guard: ReturnType<typeof requireAuth>;
+  limited: { rateLimit: { max: number; timeWindow: string } };
+  tags: string[];
+  security: { bearer: never[] }[];
+  forward: (req: FastifyRequest, reply: FastifyReply, path: string, target: ForwardTarget) => Promise<FastifyReply>;
+}
+
+export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, opts) => {
+  const ctx: BillingRouteContext = {
+    opts,
+    guard: requireAuth(opts.signer),
+    limited: { rateLimit: { max: PER_IP_PER_MINUTE, timeWindow: "1 minute" } },
+    tags: ["plans"],
+    security: [{ bearer: [] }],
+    forward: async (req, reply, path, target) =>
+      answerFromBilling(req, reply, path, await callBilling(opts, req, path, target), target.pdf),
+  };
+  subscriptionRoutes(app, ctx);
+  paymentRoutes(app, ctx);
+  await webhookRoutes(app, ctx);
+};
+
+/** The plans, the user's subscription, a plan change and its quote. */
+function subscriptionRoutes(app: ZodApp, { opts, guard, limited, tags, security, forward }: BillingRouteContext): void {
   app.get(
     "/subscriptions/plans",
     {
@@ -190,7 +225,10 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       return forward(req, reply, `/api/subscriptions/quote?${q}`, { uid: assertUid(req, undefined) });
     },
   );
+}
 
+/** The card on file, receipts and the local card provider's card checks and 3-D Secure step. */
+function paymentRoutes(app: ZodApp, { guard, limited, tags, security, forward }: BillingRouteContext): void {
   app.post(
     "/subscriptions/payment-method",
     {
@@ -260,8 +298,10 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     async (req, reply) =>
       forward(req, reply, "/api/billing/local/confirm", { uid: assertUid(req, undefined), body: req.body }),
   );
+}
 
-  // The webhook is checked against its exact bytes: this scope keeps the raw body.
+/** The card provider's webhook, checked against its exact bytes: this scope keeps the raw body. */
+async function webhookRoutes(app: ZodApp, { tags, forward }: BillingRouteContext): Promise<void> {
   await app.register(async (scope) => {
     const raw = scope.withTypeProvider<ZodTypeProvider>();
     raw.removeAllContentTypeParsers();
@@ -282,4 +322,4 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         }),
     );
   });
-};
+}
