@@ -4,13 +4,20 @@
  */
 import type { ProgressEvent, SegmentsEvent, TranscriptionSnapshot } from "@kikitori/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import { isApiError } from "../api/errors.ts";
 import { useLang } from "../routing/useLang.ts";
 import { getSnapshot, listRecent, retryJob, uploadAudio } from "./api.ts";
 import { activeJobStore, runningJob } from "./form.ts";
 import type { Notice } from "./NoticeBox.tsx";
-import { effectsOf, initialTranscriptionState, type JobError, transcriptionReducer } from "./progress.ts";
+import {
+  effectsOf,
+  initialTranscriptionState,
+  type JobError,
+  type TranscriptionAction,
+  type TranscriptionState,
+  transcriptionReducer,
+} from "./progress.ts";
 import { useProgressSocket } from "./useProgressSocket.ts";
 import { SPEECH_QUERY_KEY } from "./useSpeechStatus.ts";
 
@@ -32,8 +39,133 @@ function sessionStore() {
   }
 }
 
-export function useTranscriptionJob(uid: string | null) {
+type Dispatch = (action: TranscriptionAction) => void;
+type StateRef = RefObject<TranscriptionState>;
+type LoadSnapshot = (jobId: string, opts?: { showErrors?: boolean }) => Promise<boolean>;
+type JobStore = ReturnType<typeof activeJobStore>;
+
+/**
+ * The job's progress over the socket: each event into the state (usage and the recent list refreshed
+ * when it says so, the final snapshot read when the job on screen finishes), the live segments, and
+ * after every (re)connect the active job's snapshot, so no update is missed.
+ */
+function useJobProgress(
+  uid: string | null,
+  dispatch: Dispatch,
+  stateRef: StateRef,
+  loadSnapshot: LoadSnapshot,
+  refreshRecent: () => void,
+) {
+  const queryClient = useQueryClient();
+  const onEvent = useCallback(
+    (event: ProgressEvent) => {
+      dispatch({ type: "event", event });
+      const effects = effectsOf(event);
+      if (effects.refreshUsage) void queryClient.invalidateQueries({ queryKey: ["usage"] });
+      if (effects.finished) {
+        refreshRecent();
+        // The final snapshot carries the server's character count and audio retention.
+        if (event.jobId === stateRef.current.jobId) void loadSnapshot(event.jobId);
+      }
+    },
+    [queryClient, refreshRecent, loadSnapshot, dispatch, stateRef],
+  );
+
+  const onSegments = useCallback((event: SegmentsEvent) => dispatch({ type: "segments", event }), [dispatch]);
+
+  // After every (re)connect, read the active job's snapshot so no update is missed.
+  const onReady = useCallback(() => {
+    const { jobId, processing: busy } = stateRef.current;
+    if (jobId && busy) void loadSnapshot(jobId);
+  }, [loadSnapshot, stateRef]);
+
+  useProgressSocket(uid, { onEvent, onSegments, onReady });
+}
+
+/** Uploading a checked file (cancelled when the page goes away); the screen then follows the job. */
+function useUpload({
+  uid,
+  store,
+  dispatch,
+  setNotice,
+  refreshRecent,
+  loadSnapshot,
+}: {
+  uid: string | null;
+  store: JobStore;
+  dispatch: Dispatch;
+  setNotice: (notice: Notice | null) => void;
+  refreshRecent: () => void;
+  loadSnapshot: LoadSnapshot;
+}) {
   const lang = useLang();
+  const queryClient = useQueryClient();
+  const uploadAbort = useRef<AbortController | null>(null);
+  // Leaving the page cancels an unfinished upload.
+  useEffect(() => () => uploadAbort.current?.abort(), []);
+
+  return async (file: File, fields: UploadFields, audioLanguage: string) => {
+    if (!uid) return;
+    setNotice(null);
+    store.clear();
+    dispatch({ type: "uploadStart", audioLanguage });
+    const ctrl = new AbortController();
+    uploadAbort.current = ctrl;
+    try {
+      const { jobId } = await uploadAudio(
+        file,
+        fields,
+        { uid, language: audioLanguage, uiLanguage: lang },
+        ctrl.signal,
+        // Phase 1 follows the bytes really sent.
+        (sent, total, reconnecting) => dispatch({ type: "uploadProgress", sent, total, reconnecting }),
+      );
+      if (ctrl.signal.aborted) return;
+      dispatch({ type: "uploadAccepted", jobId });
+      store.set(jobId);
+      refreshRecent();
+      // Updates pushed before the socket knew about this job are read from the snapshot.
+      void loadSnapshot(jobId);
+    } catch (err) {
+      if (ctrl.signal.aborted) return;
+      console.warn("Upload failed", err);
+      const error = toJobError(err);
+      // The engine changed since the speech status was read: read it again so the selector says so.
+      if (error.code === "TRANSCRIPTION_LANGUAGE_UNSUPPORTED") {
+        void queryClient.invalidateQueries({ queryKey: SPEECH_QUERY_KEY });
+      }
+      dispatch({ type: "uploadFailed", error });
+      setNotice({ kind: "error", error, warning: true });
+    } finally {
+      if (uploadAbort.current === ctrl) uploadAbort.current = null;
+    }
+  };
+}
+
+/**
+ * A fresh screen (a new tab, a reload without a remembered job) follows a job that is still running,
+ * e.g. one started in another tab: its progress shows and its result opens when it is done.
+ */
+function useFollowRunningJob(
+  uid: string | null,
+  recent: TranscriptionSnapshot[] | undefined,
+  store: JobStore,
+  stateRef: StateRef,
+  loadSnapshot: LoadSnapshot,
+) {
+  const followed = useRef(false);
+  useEffect(() => {
+    if (followed.current || !uid || !recent) return;
+    followed.current = true;
+    const jobId = runningJob(recent);
+    if (!jobId || store.get() || stateRef.current.phase !== "idle" || stateRef.current.jobId) return;
+    void loadSnapshot(jobId).then((ok) => {
+      if (ok) store.set(jobId);
+    });
+  }, [uid, recent, store, loadSnapshot, stateRef]);
+}
+
+export function useTranscriptionJob(uid: string | null) {
   const queryClient = useQueryClient();
 
   const [state, dispatch] = useReducer(transcriptionReducer, initialTranscriptionState);
@@ -45,7 +177,6 @@ export function useTranscriptionJob(uid: string | null) {
 
   const [notice, setNotice] = useState<Notice | null>(null);
   const [loadingJobId, setLoadingJobId] = useState<string | null>(null);
-  const uploadAbort = useRef<AbortController | null>(null);
 
   const recent = useQuery({
     queryKey: recentKey(uid ?? ""),
@@ -86,32 +217,7 @@ export function useTranscriptionJob(uid: string | null) {
     if (jobId) void loadSnapshot(jobId);
   }, [uid, store, loadSnapshot]);
 
-  // Leaving the page cancels an unfinished upload.
-  useEffect(() => () => uploadAbort.current?.abort(), []);
-
-  const onEvent = useCallback(
-    (event: ProgressEvent) => {
-      dispatch({ type: "event", event });
-      const effects = effectsOf(event);
-      if (effects.refreshUsage) void queryClient.invalidateQueries({ queryKey: ["usage"] });
-      if (effects.finished) {
-        refreshRecent();
-        // The final snapshot carries the server's character count and audio retention.
-        if (event.jobId === stateRef.current.jobId) void loadSnapshot(event.jobId);
-      }
-    },
-    [queryClient, refreshRecent, loadSnapshot],
-  );
-
-  const onSegments = useCallback((event: SegmentsEvent) => dispatch({ type: "segments", event }), []);
-
-  // After every (re)connect, read the active job's snapshot so no update is missed.
-  const onReady = useCallback(() => {
-    const { jobId, processing: busy } = stateRef.current;
-    if (jobId && busy) void loadSnapshot(jobId);
-  }, [loadSnapshot]);
-
-  useProgressSocket(uid, { onEvent, onSegments, onReady });
+  useJobProgress(uid, dispatch, stateRef, loadSnapshot, refreshRecent);
 
   /** Choosing a new file clears previous results and errors. */
   const resetForNewFile = () => {
@@ -121,42 +227,7 @@ export function useTranscriptionJob(uid: string | null) {
   };
 
   /** Uploads a checked file; the screen then follows the job. */
-  const upload = async (file: File, fields: UploadFields, audioLanguage: string) => {
-    if (!uid) return;
-    setNotice(null);
-    store.clear();
-    dispatch({ type: "uploadStart", audioLanguage });
-    const ctrl = new AbortController();
-    uploadAbort.current = ctrl;
-    try {
-      const { jobId } = await uploadAudio(
-        file,
-        fields,
-        { uid, language: audioLanguage, uiLanguage: lang },
-        ctrl.signal,
-        // Phase 1 follows the bytes really sent.
-        (sent, total, reconnecting) => dispatch({ type: "uploadProgress", sent, total, reconnecting }),
-      );
-      if (ctrl.signal.aborted) return;
-      dispatch({ type: "uploadAccepted", jobId });
-      store.set(jobId);
-      refreshRecent();
-      // Updates pushed before the socket knew about this job are read from the snapshot.
-      void loadSnapshot(jobId);
-    } catch (err) {
-      if (ctrl.signal.aborted) return;
-      console.warn("Upload failed", err);
-      const error = toJobError(err);
-      // The engine changed since the speech status was read: read it again so the selector says so.
-      if (error.code === "TRANSCRIPTION_LANGUAGE_UNSUPPORTED") {
-        void queryClient.invalidateQueries({ queryKey: SPEECH_QUERY_KEY });
-      }
-      dispatch({ type: "uploadFailed", error });
-      setNotice({ kind: "error", error, warning: true });
-    } finally {
-      if (uploadAbort.current === ctrl) uploadAbort.current = null;
-    }
-  };
+  const upload = useUpload({ uid, store, dispatch, setNotice, refreshRecent, loadSnapshot });
 
   // Opening another job only waits for this tab's own upload: a job running on the server carries on
   // (its progress comes back when it is opened again).
@@ -170,18 +241,7 @@ export function useTranscriptionJob(uid: string | null) {
     if (ok) store.set(jobId);
   };
 
-  // A fresh screen (a new tab, a reload without a remembered job) follows a job that is still running,
-  // e.g. one started in another tab: its progress shows and its result opens when it is done.
-  const followed = useRef(false);
-  useEffect(() => {
-    if (followed.current || !uid || !recent.data) return;
-    followed.current = true;
-    const jobId = runningJob(recent.data);
-    if (!jobId || store.get() || stateRef.current.phase !== "idle" || stateRef.current.jobId) return;
-    void loadSnapshot(jobId).then((ok) => {
-      if (ok) store.set(jobId);
-    });
-  }, [uid, recent.data, store, loadSnapshot]);
+  useFollowRunningJob(uid, recent.data, store, stateRef, loadSnapshot);
 
   const onAudioExpired = useCallback(() => dispatch({ type: "audioExpired" }), []);
   const onSpeakersRenamed = (snapshot: TranscriptionSnapshot) => dispatch({ type: "speakersRenamed", snapshot });
