@@ -77,76 +77,154 @@ function conflict(current: number): AppError {
   );
 }
 
-export function createWorkspace(deps: WorkspaceDeps) {
-  const { db } = deps;
-  const now = deps.now ?? (() => new Date());
-  const keptBytes = deps.limits?.keptVersionBytes ?? KEPT_VERSION_BYTES;
+/** A fixed one-minute window per job, in Redis: past the limit, 429 with the seconds to wait. */
+async function limitWrites(deps: WorkspaceDeps, jobId: string): Promise<void> {
+  if (!deps.redis) return;
   const writesPerMinute = deps.limits?.writesPerJobPerMinute ?? WRITES_PER_JOB_PER_MINUTE;
+  const key = `${deps.redisPrefix ?? "kikitori"}:rl:job-write:${jobId}`;
+  const [[, count], , [, ttl]] = (await deps.redis.multi().incr(key).expire(key, 60, "NX").ttl(key).exec()) as [
+    [Error | null, number],
+    [Error | null, number],
+    [Error | null, number],
+  ];
+  if (count > writesPerMinute) {
+    throw new AppError("RATE_LIMITED", "Too many changes to this transcription. Please wait a moment.", {
+      details: { retryAfterSeconds: Math.max(ttl, 1) },
+    });
+  }
+}
 
-  /** A fixed one-minute window per job, in Redis: past the limit, 429 with the seconds to wait. */
-  async function limitWrites(jobId: string): Promise<void> {
-    if (!deps.redis) return;
-    const key = `${deps.redisPrefix ?? "kikitori"}:rl:job-write:${jobId}`;
-    const [[, count], , [, ttl]] = (await deps.redis.multi().incr(key).expire(key, 60, "NX").ttl(key).exec()) as [
-      [Error | null, number],
-      [Error | null, number],
-      [Error | null, number],
-    ];
-    if (count > writesPerMinute) {
-      throw new AppError("RATE_LIMITED", "Too many changes to this transcription. Please wait a moment.", {
-        details: { retryAfterSeconds: Math.max(ttl, 1) },
-      });
+/**
+ * Writes `next` as version job.version + 1 if the row is still at job.version; keeps the versions.
+ * `sync`: the interview sync state to store with it (unchanged when undefined).
+ */
+async function writeVersion(
+  deps: WorkspaceDeps,
+  job: JobRow,
+  next: VersionContent,
+  kind: VersionKind,
+  restoredFrom: number | null,
+  sync?: InterviewSync | null,
+): Promise<JobRow> {
+  const at = deps.now ? deps.now() : new Date();
+  const keptBytes = deps.limits?.keptVersionBytes ?? KEPT_VERSION_BYTES;
+  const version = job.version + 1;
+  return deps.db.$transaction(async (tx) => {
+    const updated = await jobLifecycle.edit(tx, job.id, job.version, {
+      title: next.title,
+      transcription: next.transcription,
+      segments: jsonColumn(next.segments),
+      rewrittenText: next.rewrittenText,
+      speakers: jsonColumn(next.speakers),
+      ...(sync !== undefined ? { interviewSync: syncColumn(sync) } : {}),
+      at,
+    });
+    if (!updated) {
+      const current = await tx.transcriptionJob.findUnique({ where: { id: job.id }, select: { version: true } });
+      if (!current) throw new AppError("NOT_FOUND", "No such transcription");
+      throw conflict(current.version);
+    }
+    await keepVersion(tx, job, next, { version, kind, restoredFrom, at }, keptBytes);
+    return tx.transcriptionJob.findUniqueOrThrow({ where: { id: job.id } });
+  });
+}
+
+/** The job that brings the interview text up to the edited transcript (one per version: each reads the latest). */
+async function enqueueSync(deps: WorkspaceDeps, saved: JobRow): Promise<void> {
+  if (!deps.jobs) return;
+  await deps.jobs.enqueue(
+    QUEUES.correction,
+    "sync-interview",
+    { jobId: saved.id, userId: saved.userId },
+    { jobId: `sync-${saved.id}-${saved.version}`, delay: 300 },
+  );
+}
+
+/**
+ * Applies the PATCH's line changes to `next` (texts, speakers and the transcript built from them);
+ * says whether any line changed.
+ */
+function applySegmentChanges(job: JobRow, next: VersionContent, changes: NonNullable<PatchTranscription["segments"]>) {
+  if (!next.segments) throw new AppError("VALIDATION_FAILED", "This job has no timed segments to edit");
+  const segments = next.segments.map((s) => ({ ...s }));
+  let changed = false;
+  for (const change of changes) {
+    const seg = segments[change.index];
+    if (!seg) throw new AppError("VALIDATION_FAILED", `No segment ${change.index} (the job has ${segments.length})`);
+    if (seg.text !== change.text) {
+      seg.text = change.text;
+      // The engine's word times no longer match the edited text: spread over its words instead.
+      seg.words = approximateWords(seg, jobTextLanguage(job));
+      changed = true;
+    }
+    if (change.speaker !== undefined && seg.speaker !== change.speaker) {
+      seg.speaker = change.speaker;
+      changed = true;
     }
   }
+  next.segments = segments;
+  next.transcription = segmentsText(segments, jobTextLanguage(job));
+  return changed;
+}
 
-  /**
-   * Writes `next` as version job.version + 1 if the row is still at job.version; keeps the versions.
-   * `sync`: the interview sync state to store with it (unchanged when undefined).
-   */
-  async function write(
+/** Renames speakers in `next` (list and interview text) and in the sync state; returns the new sync state. */
+function applySpeakerNames(
+  next: VersionContent,
+  names: NonNullable<PatchTranscription["speakers"]>,
+  sync: InterviewSync | null,
+): InterviewSync | null {
+  if (!next.speakers?.length || next.rewrittenText === null) {
+    throw new AppError("JOB_NOT_READY", "The speakers are named once the interview text is written");
+  }
+  let change: ReturnType<typeof applySpeakerRename>;
+  try {
+    change = applySpeakerRename(next.speakers, names);
+  } catch (err) {
+    throw new AppError("VALIDATION_FAILED", (err as Error).message);
+  }
+  next.speakers = change.speakers;
+  next.rewrittenText = relabelText(next.rewrittenText, change.renames);
+  return sync ? relabelSync(sync, (t) => relabelText(t, change.renames)) : sync;
+}
+
+/** Replaces line `index` of `next` by its two parts, split at `body.at`; the transcript follows. */
+function splitLine(job: JobRow, next: VersionContent, index: number, body: SplitSegment): void {
+  const segments = next.segments ?? [];
+  const seg = segments[index];
+  if (!seg) throw new AppError("VALIDATION_FAILED", `No segment ${index} (the job has ${segments.length})`);
+  if (body.at >= seg.text.length) {
+    throw new AppError("VALIDATION_FAILED", "Split a line between two of its words");
+  }
+  let parts: ReturnType<typeof splitSegment>;
+  try {
+    parts = splitSegment(seg, body.at, body.speaker);
+  } catch (err) {
+    throw new AppError("VALIDATION_FAILED", (err as Error).message);
+  }
+  const language = jobTextLanguage(job);
+  next.segments = [
+    ...segments.slice(0, index),
+    ...parts.map((part) => withWords(part, language)),
+    ...segments.slice(index + 1),
+  ];
+  next.transcription = segmentsText(next.segments, jobTextLanguage(job));
+}
+
+export function createWorkspace(deps: WorkspaceDeps) {
+  const { db } = deps;
+  const limitWritesTo = (jobId: string) => limitWrites(deps, jobId);
+  const write = (
     job: JobRow,
     next: VersionContent,
     kind: VersionKind,
     restoredFrom: number | null,
     sync?: InterviewSync | null,
-  ): Promise<JobRow> {
-    const at = now();
-    const version = job.version + 1;
-    return db.$transaction(async (tx) => {
-      const updated = await jobLifecycle.edit(tx, job.id, job.version, {
-        title: next.title,
-        transcription: next.transcription,
-        segments: jsonColumn(next.segments),
-        rewrittenText: next.rewrittenText,
-        speakers: jsonColumn(next.speakers),
-        ...(sync !== undefined ? { interviewSync: syncColumn(sync) } : {}),
-        at,
-      });
-      if (!updated) {
-        const current = await tx.transcriptionJob.findUnique({ where: { id: job.id }, select: { version: true } });
-        if (!current) throw new AppError("NOT_FOUND", "No such transcription");
-        throw conflict(current.version);
-      }
-      await keepVersion(tx, job, next, { version, kind, restoredFrom, at }, keptBytes);
-      return tx.transcriptionJob.findUniqueOrThrow({ where: { id: job.id } });
-    });
-  }
-
-  /** The job that brings the interview text up to the edited transcript (one per version: each reads the latest). */
-  async function enqueueSync(saved: JobRow): Promise<void> {
-    if (!deps.jobs) return;
-    await deps.jobs.enqueue(
-      QUEUES.correction,
-      "sync-interview",
-      { jobId: saved.id, userId: saved.userId },
-      { jobId: `sync-${saved.id}-${saved.version}`, delay: 300 },
-    );
-  }
+  ) => writeVersion(deps, job, next, kind, restoredFrom, sync);
 
   return {
     /** Applies a PATCH (title, speaker names, segment texts, interview text) based on `body.version`. */
     async edit(job: JobRow, body: PatchTranscription): Promise<JobRow> {
-      await limitWrites(job.id);
+      await limitWritesTo(job.id);
       const sync = readSync(job.interviewSync);
       if (body.version !== job.version && !onlySyncedSince(sync, body, job.version)) throw conflict(job.version);
       const next = contentOf(job);
@@ -155,48 +233,14 @@ export function createWorkspace(deps: WorkspaceDeps) {
       if (textEdit && job.status !== "completed") {
         throw new AppError("JOB_NOT_READY", "The texts can be edited once the job is complete");
       }
-      let segmentsChanged = false;
-      if (body.segments?.length) {
-        if (!next.segments) throw new AppError("VALIDATION_FAILED", "This job has no timed segments to edit");
-        const segments = next.segments.map((s) => ({ ...s }));
-        for (const change of body.segments) {
-          const seg = segments[change.index];
-          if (!seg)
-            throw new AppError("VALIDATION_FAILED", `No segment ${change.index} (the job has ${segments.length})`);
-          if (seg.text !== change.text) {
-            seg.text = change.text;
-            // The engine's word times no longer match the edited text: spread over its words instead.
-            seg.words = approximateWords(seg, jobTextLanguage(job));
-            segmentsChanged = true;
-          }
-          if (change.speaker !== undefined && seg.speaker !== change.speaker) {
-            seg.speaker = change.speaker;
-            segmentsChanged = true;
-          }
-        }
-        next.segments = segments;
-        next.transcription = segmentsText(segments, jobTextLanguage(job));
-      }
+      const segmentsChanged = body.segments?.length ? applySegmentChanges(job, next, body.segments) : false;
       if (body.rewrittenText !== undefined) next.rewrittenText = body.rewrittenText;
       let nextSync = textEdit ? userWrote(sync, job, job.version + 1) : sync;
-      if (body.speakers) {
-        if (!next.speakers?.length || next.rewrittenText === null) {
-          throw new AppError("JOB_NOT_READY", "The speakers are named once the interview text is written");
-        }
-        let change: ReturnType<typeof applySpeakerRename>;
-        try {
-          change = applySpeakerRename(next.speakers, body.speakers);
-        } catch (err) {
-          throw new AppError("VALIDATION_FAILED", (err as Error).message);
-        }
-        next.speakers = change.speakers;
-        next.rewrittenText = relabelText(next.rewrittenText, change.renames);
-        if (nextSync) nextSync = relabelSync(nextSync, (t) => relabelText(t, change.renames));
-      }
+      if (body.speakers) nextSync = applySpeakerNames(next, body.speakers, nextSync);
       const following = segmentsChanged && next.rewrittenText !== null && deps.jobs !== undefined;
       if (following && nextSync) nextSync = { ...nextSync, state: "updating" };
       const saved = await write(job, next, "edit", null, textEdit ? nextSync : undefined);
-      if (following) await enqueueSync(saved);
+      if (following) await enqueueSync(deps, saved);
       return saved;
     },
 
@@ -205,32 +249,14 @@ export function createWorkspace(deps: WorkspaceDeps) {
      * The interview text follows as for any edit of the transcript.
      */
     async split(job: JobRow, index: number, body: SplitSegment): Promise<JobRow> {
-      await limitWrites(job.id);
+      await limitWritesTo(job.id);
       const sync = readSync(job.interviewSync);
       if (body.version !== job.version && !onlySyncedSince(sync, body, job.version)) throw conflict(job.version);
       if (job.status !== "completed") {
         throw new AppError("JOB_NOT_READY", "The texts can be edited once the job is complete");
       }
       const next = contentOf(job);
-      const segments = next.segments ?? [];
-      const seg = segments[index];
-      if (!seg) throw new AppError("VALIDATION_FAILED", `No segment ${index} (the job has ${segments.length})`);
-      if (body.at >= seg.text.length) {
-        throw new AppError("VALIDATION_FAILED", "Split a line between two of its words");
-      }
-      let parts: ReturnType<typeof splitSegment>;
-      try {
-        parts = splitSegment(seg, body.at, body.speaker);
-      } catch (err) {
-        throw new AppError("VALIDATION_FAILED", (err as Error).message);
-      }
-      const language = jobTextLanguage(job);
-      next.segments = [
-        ...segments.slice(0, index),
-        ...parts.map((part) => withWords(part, language)),
-        ...segments.slice(index + 1),
-      ];
-      next.transcription = segmentsText(next.segments, jobTextLanguage(job));
+      splitLine(job, next, index, body);
       const following = next.rewrittenText !== null && deps.jobs !== undefined;
       const written = userWrote(sync, job, job.version + 1);
       const saved = await write(
@@ -240,13 +266,13 @@ export function createWorkspace(deps: WorkspaceDeps) {
         null,
         written && following ? { ...written, state: "updating" } : written,
       );
-      if (following) await enqueueSync(saved);
+      if (following) await enqueueSync(deps, saved);
       return saved;
     },
 
     /** A conflict of the interview sync resolved: the transcript's new wording, or the user's own. */
     async resolve(job: JobRow, body: ResolveSync): Promise<JobRow> {
-      await limitWrites(job.id);
+      await limitWritesTo(job.id);
       const sync = readSync(job.interviewSync);
       if (body.version !== job.version && !onlySyncedSince(sync, body, job.version)) throw conflict(job.version);
       if (!sync || job.rewrittenText === null) throw new AppError("NOT_FOUND", "No such conflict");
@@ -263,7 +289,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
 
     /** Brings back a kept version's texts and speakers as a new version (based on `baseVersion`). */
     async restore(job: JobRow, version: number, baseVersion: number): Promise<JobRow> {
-      await limitWrites(job.id);
+      await limitWritesTo(job.id);
       if (baseVersion !== job.version) throw conflict(job.version);
       if (job.status !== "completed")
         throw new AppError("JOB_NOT_READY", "The texts can be edited once the job is complete");
@@ -284,25 +310,30 @@ export function createWorkspace(deps: WorkspaceDeps) {
 
     /** One kept version with its texts (the job itself for a job never edited). */
     async version(job: JobRow, version: number) {
-      const row = await db.transcriptVersion.findUnique({ where: { jobId_version: { jobId: job.id, version } } });
-      const source = row ?? (version === job.version ? job : null);
-      if (!source) throw new AppError("NOT_FOUND", `No version ${version} of this transcription`);
-      const c = contentOf(source);
-      return {
-        ...summaryOf(
-          job,
-          source,
-          row ? (row.kind as VersionKind) : "original",
-          row?.restoredFrom ?? null,
-          source.createdAt,
-          source.updatedAt,
-        ),
-        transcription: c.transcription,
-        rewrittenText: c.rewrittenText,
-        segments: c.segments ?? [],
-        speakers: c.speakers ?? [],
-      };
+      return versionWithTexts(db, job, version);
     },
+  };
+}
+
+/** One kept version with its texts (the job itself for a job never edited). */
+async function versionWithTexts(db: Db, job: JobRow, version: number) {
+  const row = await db.transcriptVersion.findUnique({ where: { jobId_version: { jobId: job.id, version } } });
+  const source = row ?? (version === job.version ? job : null);
+  if (!source) throw new AppError("NOT_FOUND", `No version ${version} of this transcription`);
+  const c = contentOf(source);
+  return {
+    ...summaryOf(
+      job,
+      source,
+      row ? (row.kind as VersionKind) : "original",
+      row?.restoredFrom ?? null,
+      source.createdAt,
+      source.updatedAt,
+    ),
+    transcription: c.transcription,
+    rewrittenText: c.rewrittenText,
+    segments: c.segments ?? [],
+    speakers: c.speakers ?? [],
   };
 }
 
