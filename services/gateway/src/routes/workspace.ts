@@ -23,6 +23,7 @@ import { errorResponses } from "../errors.ts";
 import { ownJob } from "../jobs/repository.ts";
 import type { Workspace } from "../workspace/edit.ts";
 import { createFidelityService } from "../workspace/fidelity.ts";
+import type { ZodApp } from "../zod-app.ts";
 import { toSnapshot } from "./snapshot.ts";
 
 export interface WorkspaceRoutesOptions {
@@ -37,10 +38,16 @@ const versionParams = jobParams.extend({ version: z.coerce.number().int().min(1)
 
 /** Editing a job against its version, the kept versions and their restore, and the fidelity view. */
 export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = async (app, opts) => {
-  const { db, workspace } = opts;
-  const fidelity = createFidelityService();
   const guard = requireAuth(opts.signer);
+  textEditRoutes(app, opts, guard);
+  versionRoutes(app, opts, guard);
+  fidelityRoutes(app, opts, guard);
+};
 
+type Guard = ReturnType<typeof requireAuth>;
+
+/** Edits of the texts: the PATCH, a line split, a sync conflict resolved, speakers renamed. */
+function textEditRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, guard: Guard): void {
   app.patch(
     "/transcriptions/:jobId",
     {
@@ -122,7 +129,10 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       return toSnapshot(await workspace.edit(job, { version: job.version, speakers: req.body }));
     },
   );
+}
 
+/** The kept versions, one of them with its texts, and a restore. */
+function versionRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, guard: Guard): void {
   app.get(
     "/transcriptions/:jobId/versions",
     {
@@ -180,7 +190,11 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       return toSnapshot(saved);
     },
   );
+}
 
+/** The fidelity view of the interview text against the timed transcript. */
+function fidelityRoutes(app: ZodApp, { db }: WorkspaceRoutesOptions, guard: Guard): void {
+  const fidelity = createFidelityService();
   app.get(
     "/transcriptions/:jobId/fidelity",
     {
@@ -214,4 +228,4 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
       });
     },
   );
-};
+}
