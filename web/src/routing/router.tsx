@@ -1,23 +1,23 @@
 import { createBrowserRouter, type LoaderFunctionArgs, redirect } from "react-router";
+import { AccountPage } from "../account/AccountPage.tsx";
+import { LoginPage } from "../auth/LoginPage.tsx";
+import { PasswordResetConfirmPage } from "../auth/PasswordResetConfirmPage.tsx";
+import { PasswordResetPage } from "../auth/PasswordResetPage.tsx";
+import { RegisterPage } from "../auth/RegisterPage.tsx";
+import { VerifyEmailPage } from "../auth/VerifyEmailPage.tsx";
 import { Layout } from "../components/Layout.tsx";
 import { browserSources, detectLanguage } from "../i18n/detect.ts";
 import { setLanguage } from "../i18n/index.ts";
-import { AccountPage } from "../pages/AccountPage.tsx";
-import { JobPage } from "../pages/JobPage.tsx";
-import { LibraryPage } from "../pages/LibraryPage.tsx";
-import { LoginPage } from "../pages/LoginPage.tsx";
-import { NotFoundPage } from "../pages/NotFoundPage.tsx";
-import { PasswordResetConfirmPage } from "../pages/PasswordResetConfirmPage.tsx";
-import { PasswordResetPage } from "../pages/PasswordResetPage.tsx";
-import { RegisterPage } from "../pages/RegisterPage.tsx";
-import { RouteErrorPage } from "../pages/RouteErrorPage.tsx";
-import { SummaryPage } from "../pages/SummaryPage.tsx";
-import { TitlesPage } from "../pages/TitlesPage.tsx";
-import { TranscriptionPage } from "../pages/TranscriptionPage.tsx";
-import { UpgradePlanPage } from "../pages/UpgradePlanPage.tsx";
-import { VerifyEmailPage } from "../pages/VerifyEmailPage.tsx";
+import { UpgradePlanPage } from "../plan/UpgradePlanPage.tsx";
 import { SharedJobPage } from "../shared-view/SharedJobPage.tsx";
+import { SummaryPage } from "../text-tools/SummaryPage.tsx";
+import { TitlesPage } from "../text-tools/TitlesPage.tsx";
+import { TranscriptionPage } from "../transcription/TranscriptionPage.tsx";
+import { JobPage } from "../workspace/JobPage.tsx";
+import { LibraryPage } from "../workspace/LibraryPage.tsx";
+import { NotFoundPage } from "./NotFoundPage.tsx";
 import { ROUTES, resolveLocation } from "./paths.ts";
+import { RouteErrorPage } from "./RouteErrorPage.tsx";
 
 /** Enforces the /{lang} prefix rules and switches the interface language to the prefix. */
 async function languageLoader({ request }: LoaderFunctionArgs) {

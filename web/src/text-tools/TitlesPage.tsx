@@ -12,10 +12,10 @@ import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { useReveal } from "../components/useReveal.ts";
-import { generateTitles } from "../text-tools/api.ts";
-import { composeArticle, intOf, placeHeadings, textFromNavigation } from "../text-tools/logic.ts";
-import { useTextTool } from "../text-tools/useTextTool.ts";
-import "../text-tools/text-tools.css";
+import { generateTitles } from "./api.ts";
+import { composeArticle, intOf, placeHeadings, textFromNavigation } from "./logic.ts";
+import { useTextTool } from "./useTextTool.ts";
+import "./text-tools.css";
 
 interface Result {
   text: string;

@@ -16,7 +16,7 @@ import { effectsOf, initialTranscriptionState, transcriptionReducer } from "../t
 import { SpeechNotice } from "../transcription/SpeechNotice.tsx";
 import { useProgressSocket } from "../transcription/useProgressSocket.ts";
 import { useSpeechStatus } from "../transcription/useSpeechStatus.ts";
-import { JobWorkspace } from "../workspace/JobWorkspace.tsx";
+import { JobWorkspace } from "./JobWorkspace.tsx";
 
 export const jobKey = (jobId: string) => ["job", jobId] as const;
 

@@ -1,7 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { authApi } from "../auth/api.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { EmailField, SubmitButton } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
@@ -9,6 +8,7 @@ import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { authApi } from "./api.ts";
 
 type Outcome = { ok: true } | { ok: false; message: string; cause?: unknown } | null;
 

@@ -2,8 +2,6 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { isApiError } from "../api/errors.ts";
-import { useAuth } from "../auth/AuthProvider.tsx";
-import { authApi } from "../auth/api.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { EmailField, SubmitButton, useEmailField } from "../components/AuthFields.tsx";
@@ -13,6 +11,8 @@ import { authErrorText } from "../i18n/authErrors.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { useAuth } from "./AuthProvider.tsx";
+import { authApi } from "./api.ts";
 
 type Resend = { state: "idle" | "busy" | "sent" } | { state: "error"; message: string };
 

@@ -3,7 +3,6 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { isApiError } from "../api/errors.ts";
-import { authApi } from "../auth/api.ts";
 import { Agreement } from "../components/Agreement.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { EmailField, SubmitButton, useEmailField } from "../components/AuthFields.tsx";
@@ -12,6 +11,7 @@ import { usePageMeta } from "../components/usePageMeta.ts";
 import { authErrorText } from "../i18n/authErrors.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { authApi } from "./api.ts";
 
 /** Spec: about 3 seconds after a successful registration the user goes to login. */
 export const REGISTER_REDIRECT_MS = 3_000;

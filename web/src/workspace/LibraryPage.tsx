@@ -9,8 +9,8 @@ import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
-import { listLibrary } from "../workspace/api.ts";
-import { LibraryItem } from "../workspace/LibraryItem.tsx";
+import { listLibrary } from "./api.ts";
+import { LibraryItem } from "./LibraryItem.tsx";
 
 export const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;

@@ -2,15 +2,15 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { ApiError, isApiError } from "../api/errors.ts";
-import { useAuth } from "../auth/AuthProvider.tsx";
-import { accountApi } from "../auth/accountApi.ts";
-import { authApi } from "../auth/api.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { useAuth } from "./AuthProvider.tsx";
+import { accountApi } from "./accountApi.ts";
+import { authApi } from "./api.ts";
 
 /** A verification's answer: the registration's, or the e-mail change's (with the new address). */
 type VerifyAnswer =

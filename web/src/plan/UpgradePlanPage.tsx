@@ -6,13 +6,13 @@ import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { PageHeader } from "../components/PageHeader.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
-import { AuthModal } from "../plan/AuthModal.tsx";
-import { PlanChoiceForm } from "../plan/PlanChoiceForm.tsx";
-import { PlanStatus } from "../plan/PlanStatus.tsx";
-import { formatPrice } from "../plan/pricing.ts";
-import { type PlanChangeFlow, usePlanChange } from "../plan/usePlanChange.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { AuthModal } from "./AuthModal.tsx";
+import { PlanChoiceForm } from "./PlanChoiceForm.tsx";
+import { PlanStatus } from "./PlanStatus.tsx";
+import { formatPrice } from "./pricing.ts";
+import { type PlanChangeFlow, usePlanChange } from "./usePlanChange.ts";
 
 /** /{lang}/upgrade-plan: current plan, usage, plan selection and card payment. Login required. */
 export function UpgradePlanPage() {

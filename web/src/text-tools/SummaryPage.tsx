@@ -14,18 +14,12 @@ import { usePageMeta } from "../components/usePageMeta.ts";
 import { useReveal } from "../components/useReveal.ts";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
-import { summarize } from "../text-tools/api.ts";
-import {
-  intOf,
-  nextSummaryProgress,
-  progressTone,
-  suggestedSummaryLength,
-  textFromNavigation,
-} from "../text-tools/logic.ts";
-import { PhraseFields } from "../text-tools/PhraseFields.tsx";
-import { SummaryResult } from "../text-tools/SummaryResult.tsx";
-import { useTextTool } from "../text-tools/useTextTool.ts";
-import "../text-tools/text-tools.css";
+import { summarize } from "./api.ts";
+import { intOf, nextSummaryProgress, progressTone, suggestedSummaryLength, textFromNavigation } from "./logic.ts";
+import { PhraseFields } from "./PhraseFields.tsx";
+import { SummaryResult } from "./SummaryResult.tsx";
+import { useTextTool } from "./useTextTool.ts";
+import "./text-tools.css";
 
 /** The summary's progress, 0 to 100: while waiting, it rises 1 per second up to 98. */
 function useSummaryProgress(busy: boolean) {

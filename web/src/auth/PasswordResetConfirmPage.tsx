@@ -3,7 +3,6 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { isApiError } from "../api/errors.ts";
-import { authApi } from "../auth/api.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { SubmitButton } from "../components/AuthFields.tsx";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
@@ -11,6 +10,7 @@ import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { authApi } from "./api.ts";
 
 const LINK_ERRORS = new Set(["INVALID_TOKEN", "TOKEN_USED", "EMAIL_TOKEN_EXPIRED"]);
 

@@ -1,13 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate } from "react-router";
-import { BillingHistory } from "../account/BillingHistory.tsx";
-import { CardOnFile } from "../account/CardOnFile.tsx";
-import { ChangeEmail } from "../account/ChangeEmail.tsx";
-import { ChangePassword } from "../account/ChangePassword.tsx";
-import { DataDownload } from "../account/DataDownload.tsx";
-import { DeleteAccount } from "../account/DeleteAccount.tsx";
-import { Glossary } from "../account/Glossary.tsx";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { type Account, accountApi } from "../auth/accountApi.ts";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
@@ -17,6 +10,13 @@ import { errorText } from "../i18n/errorText.ts";
 import { formatDate } from "../plan/format.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
+import { BillingHistory } from "./BillingHistory.tsx";
+import { CardOnFile } from "./CardOnFile.tsx";
+import { ChangeEmail } from "./ChangeEmail.tsx";
+import { ChangePassword } from "./ChangePassword.tsx";
+import { DataDownload } from "./DataDownload.tsx";
+import { DeleteAccount } from "./DeleteAccount.tsx";
+import { Glossary } from "./Glossary.tsx";
 
 /**
  * The account page (issue 16, points 3 and 4): who is logged in, password and e-mail changes, billing

@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { usePageMeta } from "../components/usePageMeta.ts";
-import { localePath, ROUTES } from "../routing/paths.ts";
-import { useLang } from "../routing/useLang.ts";
+import { localePath, ROUTES } from "./paths.ts";
+import { useLang } from "./useLang.ts";
 
 export function NotFoundPage() {
   const { t } = useTranslation();
