@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Writes small ONNX models in the exact format sherpa-onnx reads, with random weights, for tests.
+
+Real weights cannot be downloaded on the test machines, so these files stand in for them: the same
+input and output names, ranks, dynamic axes and metadata as sherpa-onnx's own exports
+(scripts/pyannote/segmentation/export-onnx.py, scripts/nemo/speaker-verification/export-onnx.py),
+small graphs inside. Their answers are meaningless but shaped and ranged like the real ones, so every
+step that loads, runs and parses them is exercised.
+
+Usage: make-test-onnx-models.py OUT_DIR   (needs the onnx and numpy modules, e.g. Debian's
+python3-onnx and python3-numpy). Writes:
+  pyannote-segmentation.onnx            pyannote segmentation-3.0 format
+  nemo-speaker-embedding.onnx           NeMo TitaNet speaker embedding format
+and broken variants for the failure tests:
+  pyannote-segmentation-no-window-size.onnx   metadata key window_size missing
+  pyannote-segmentation-rank2-input.onnx      input x of shape (N, T) instead of (N, 1, T)
+  nemo-speaker-embedding-no-output-dim.onnx   metadata key output_dim missing
+  nemo-speaker-embedding-not-nemo.onnx        framework says wespeaker-like "other"
+"""
+
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 13
+SAMPLE_RATE = 16000
+# pyannote segmentation-3.0: 10 s windows, a frame every 270 samples over 991 samples.
+WINDOW_SIZE = 10 * SAMPLE_RATE
+RECEPTIVE_FIELD_SIZE = 991
+RECEPTIVE_FIELD_SHIFT = 270
+NUM_SPEAKERS = 3
+POWERSET_MAX_CLASSES = 2
+NUM_CLASSES = 7  # 1 (silence) + 3 (one speaker) + 3 (two speakers)
+# NeMo TitaNet-small.
+FEAT_DIM = 80
+OUTPUT_DIM = 192
+
+
+def tensor(name, array):
+    return numpy_helper.from_array(np.asarray(array, dtype=np.float32), name)
+
+
+def save(graph, meta, path):
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="kikitori-tests")
+    model.ir_version = 7
+    for key, value in meta.items():
+        prop = model.metadata_props.add()
+        prop.key = key
+        prop.value = str(value)
+    onnx.checker.check_model(model)
+    onnx.save(model, path)
+
+
+def segmentation_graph(rng, rank2_input=False):
+    """x (N, 1, T) float -> y (N, frames, 7): log-softmax over the powerset classes per frame."""
+    channels = 8
+    conv = rng.normal(0, 1 / np.sqrt(RECEPTIVE_FIELD_SIZE), (channels, 1, RECEPTIVE_FIELD_SIZE))
+    # The features are log magnitudes (about -7 in silence, -2.5 in speech): silence (class 0) wins
+    # below about -4.5 on average, the speaker classes above it, told apart by the random mix.
+    mix = rng.normal(0, 0.3, (NUM_CLASSES, channels, 1))
+    mix[0] -= 1.0
+    mix[1:] += 0.25
+    bias = np.zeros(NUM_CLASSES)
+    bias[0] = -1.25 * channels * 4.5
+    nodes = []
+    x_shape = ["N", "T"] if rank2_input else ["N", 1, "T"]
+    src = "x"
+    if rank2_input:
+        nodes.append(helper.make_node("Unsqueeze", ["x", "axes1"], ["x3"]))
+        src = "x3"
+    nodes += [
+        helper.make_node("Conv", [src, "w1"], ["c1"], strides=[RECEPTIVE_FIELD_SHIFT]),
+        helper.make_node("Abs", ["c1"], ["a1"]),
+        helper.make_node("Add", ["a1", "eps"], ["a2"]),
+        helper.make_node("Log", ["a2"], ["l1"]),
+        helper.make_node("Conv", ["l1", "w2", "b2"], ["c2"]),
+        helper.make_node("Transpose", ["c2"], ["t"], perm=[0, 2, 1]),
+        helper.make_node("LogSoftmax", ["t"], ["y"], axis=-1),
+    ]
+    inits = [tensor("w1", conv), tensor("eps", [1e-4]), tensor("w2", mix), tensor("b2", bias)]
+    if rank2_input:
+        inits.append(numpy_helper.from_array(np.array([1], dtype=np.int64), "axes1"))
+    return helper.make_graph(
+        nodes,
+        "pyannote-segmentation-test",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x_shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", "T", NUM_CLASSES])],
+        inits,
+    )
+
+
+def segmentation_meta():
+    return {
+        "num_speakers": NUM_SPEAKERS,
+        "powerset_max_classes": POWERSET_MAX_CLASSES,
+        "num_classes": NUM_CLASSES,
+        "sample_rate": SAMPLE_RATE,
+        "window_size": WINDOW_SIZE,
+        "receptive_field_size": RECEPTIVE_FIELD_SIZE,
+        "receptive_field_shift": RECEPTIVE_FIELD_SHIFT,
+        "model_type": "pyannote-segmentation-3.0",
+        "version": "1",
+        "model_author": "kikitori-tests",
+        "maintainer": "kikitori-tests",
+    }
+
+
+def embedding_graph(rng):
+    """audio_signal (N, 80, T) float, length (N,) int64 -> logits (N, 16), embs (N, 192)."""
+    hidden = 64
+    nodes = [
+        helper.make_node("Conv", ["audio_signal", "w1", "b1"], ["c1"], pads=[1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("ReduceMean", ["r1"], ["pooled"], axes=[2], keepdims=0),
+        # length takes part (times zero) so that the input is a real one of the graph.
+        helper.make_node("Cast", ["length"], ["len_f"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["len_f", "axes1"], ["len_col"]),
+        helper.make_node("Mul", ["len_col", "zero"], ["len_zero"]),
+        helper.make_node("Add", ["pooled", "len_zero"], ["pooled2"]),
+        helper.make_node("MatMul", ["pooled2", "w2"], ["e1"]),
+        helper.make_node("Tanh", ["e1"], ["embs"]),
+        helper.make_node("MatMul", ["embs", "w3"], ["logits"]),
+    ]
+    inits = [
+        tensor("w1", rng.normal(0, 1 / np.sqrt(FEAT_DIM * 3), (hidden, FEAT_DIM, 3))),
+        tensor("b1", rng.normal(0, 0.1, hidden)),
+        tensor("zero", [0.0]),
+        tensor("w2", rng.normal(0, 1 / np.sqrt(hidden), (hidden, OUTPUT_DIM))),
+        tensor("w3", rng.normal(0, 1 / np.sqrt(OUTPUT_DIM), (OUTPUT_DIM, 16))),
+        numpy_helper.from_array(np.array([1], dtype=np.int64), "axes1"),
+    ]
+    return helper.make_graph(
+        nodes,
+        "nemo-speaker-embedding-test",
+        [
+            helper.make_tensor_value_info("audio_signal", TensorProto.FLOAT, ["B", FEAT_DIM, "T"]),
+            helper.make_tensor_value_info("length", TensorProto.INT64, ["B"]),
+        ],
+        [
+            helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["B", 16]),
+            helper.make_tensor_value_info("embs", TensorProto.FLOAT, ["B", OUTPUT_DIM]),
+        ],
+        inits,
+    )
+
+
+def embedding_meta():
+    return {
+        "framework": "nemo",
+        "language": "English",
+        "url": "test model with random weights",
+        "comment": "Written by scripts/make-test-onnx-models.py.",
+        "sample_rate": SAMPLE_RATE,
+        "output_dim": OUTPUT_DIM,
+        "feature_normalize_type": "per_feature",
+        "window_size_ms": 25,
+        "window_stride_ms": 10,
+        "window_type": "hann",
+        "feat_dim": FEAT_DIM,
+    }
+
+
+def without(meta, key):
+    return {k: v for k, v in meta.items() if k != key}
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: make-test-onnx-models.py OUT_DIR")
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    seg = segmentation_graph(np.random.default_rng(1))
+    emb = embedding_graph(np.random.default_rng(2))
+    save(seg, segmentation_meta(), os.path.join(out, "pyannote-segmentation.onnx"))
+    save(seg, without(segmentation_meta(), "window_size"), os.path.join(out, "pyannote-segmentation-no-window-size.onnx"))
+    rank2 = segmentation_graph(np.random.default_rng(1), rank2_input=True)
+    save(rank2, segmentation_meta(), os.path.join(out, "pyannote-segmentation-rank2-input.onnx"))
+    save(emb, embedding_meta(), os.path.join(out, "nemo-speaker-embedding.onnx"))
+    save(emb, without(embedding_meta(), "output_dim"), os.path.join(out, "nemo-speaker-embedding-no-output-dim.onnx"))
+    save(emb, {**embedding_meta(), "framework": "other"}, os.path.join(out, "nemo-speaker-embedding-not-nemo.onnx"))
+
+
+if __name__ == "__main__":
+    main()

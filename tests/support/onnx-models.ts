@@ -1,0 +1,45 @@
+// ONNX model files in sherpa-onnx's exact formats with small random weights, written by
+// scripts/make-test-onnx-models.py (Debian's /usr/bin/python3 with python3-onnx and python3-numpy)
+// and cached under the OS temp directory, keyed by the script's hash.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SCRIPT = fileURLToPath(new URL("../../scripts/make-test-onnx-models.py", import.meta.url));
+const PYTHON = process.env.KIKITORI_ONNX_PYTHON ?? "/usr/bin/python3";
+
+/** The files the script writes, by role. */
+export const TEST_ONNX_FILES = {
+  segmentation: "pyannote-segmentation.onnx",
+  segmentationNoWindowSize: "pyannote-segmentation-no-window-size.onnx",
+  segmentationRank2Input: "pyannote-segmentation-rank2-input.onnx",
+  embedding: "nemo-speaker-embedding.onnx",
+  embeddingNoOutputDim: "nemo-speaker-embedding-no-output-dim.onnx",
+  embeddingNotNemo: "nemo-speaker-embedding-not-nemo.onnx",
+} as const;
+
+export type TestOnnxModels = { [K in keyof typeof TEST_ONNX_FILES]: string };
+
+/** The paths of the generated models (written once per version of the script, then reused). */
+export function testOnnxModels(): TestOnnxModels {
+  const hash = createHash("sha256").update(readFileSync(SCRIPT)).digest("hex").slice(0, 16);
+  const dir = path.join(os.tmpdir(), `kikitori-test-onnx-${hash}`);
+  if (!existsSync(path.join(dir, ".complete"))) {
+    const tmp = `${dir}.${process.pid}.tmp`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    execFileSync(PYTHON, [SCRIPT, tmp], { stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 });
+    execFileSync("touch", [path.join(tmp, ".complete")]);
+    try {
+      renameSync(tmp, dir);
+    } catch {
+      // Another test process wrote it first: use theirs.
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  const entries = Object.entries(TEST_ONNX_FILES).map(([k, f]) => [k, path.join(dir, f)]);
+  return Object.fromEntries(entries) as TestOnnxModels;
+}
