@@ -7,14 +7,14 @@ import { isApiError } from "../api/errors.ts";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { useAppConfig } from "../config/appConfig.ts";
 import { errorText } from "../i18n/errorText.ts";
+import { formatDateTime } from "../job/format.ts";
+import { SegmentList } from "../job/SegmentList.tsx";
+import { type Player, usePlayer } from "../job/usePlayer.ts";
+import { useSpeakerName } from "../job/useSpeakerNames.ts";
 import { formatAmount } from "../plan/format.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 import { languageName } from "../transcription/audioLanguage.ts";
-import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
-import { formatDateTime } from "../workspace/format.ts";
-import { SegmentList } from "../workspace/SegmentList.tsx";
-import { type Player, usePlayer } from "../workspace/usePlayer.ts";
 import { getShared } from "./api.ts";
 
 const noop = () => undefined;

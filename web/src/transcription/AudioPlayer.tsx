@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { useAudioSource } from "./useAudioSource.ts";
+import { useAudioSource } from "../job/useAudioSource.ts";
 
 /** The player for the stored audio, or the retention-expired notice. */
 export function AudioPlayer({

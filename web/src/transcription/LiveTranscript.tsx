@@ -1,8 +1,8 @@
 import type { TranscriptSegment } from "@kikitori/shared";
 import { useLayoutEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { formatClock, isoDuration } from "../job/time.ts";
 import { useLang } from "../routing/useLang.ts";
-import { formatClock, isoDuration } from "./time.ts";
 
 /** How close to the bottom (px) still counts as "following the newest line". */
 const STICK_PX = 24;

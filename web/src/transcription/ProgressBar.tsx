@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { etaParts, formatClock, formatMegabytes, remainingEta } from "../job/time.ts";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
 import {
@@ -11,7 +12,6 @@ import {
   type TranscriptionState,
   type UploadProgress,
 } from "./progress.ts";
-import { etaParts, formatClock, formatMegabytes, remainingEta } from "./time.ts";
 import { useUploadRate } from "./uploadRate.ts";
 
 /** The label of the bar: the phase, or while transcribing the stage it is at (part n of m). */

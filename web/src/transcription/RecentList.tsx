@@ -1,10 +1,10 @@
 import type { TranscriptionSnapshot } from "@kikitori/shared";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { formatDateTime } from "../job/format.ts";
 import { formatAmount } from "../plan/format.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
-import { formatDateTime } from "../workspace/format.ts";
 
 /** "Recent transcriptions": the user's last jobs; clicking one loads it into the result area. */
 export function RecentList({

@@ -28,7 +28,7 @@ import {
   type TranscriptionStage,
   type TranscriptSegment,
 } from "@kikitori/shared";
-import { audioPercent } from "./time.ts";
+import { audioPercent } from "../job/time.ts";
 
 export type Phase = "idle" | "uploading" | "transcribing" | "startingCorrection" | "correcting" | "complete" | "failed";
 

@@ -2,11 +2,11 @@ import type { TranscriptionSnapshot } from "@kikitori/shared";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
+import { formatDateTime } from "../job/format.ts";
 import { useLang } from "../routing/useLang.ts";
 import { retryJob } from "../transcription/api.ts";
 import { jobErrorText } from "../transcription/errorMessage.ts";
 import { RetryButton } from "../transcription/RetryButton.tsx";
-import { formatDateTime } from "./format.ts";
 
 /**
  * A failed job's notice with "Try again" (it runs again from where it stopped; the page then follows its

@@ -3,8 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
+import { formatClock } from "../job/time.ts";
 import { useLang } from "../routing/useLang.ts";
-import { formatClock } from "../transcription/time.ts";
 import { getFidelity } from "./api.ts";
 import { marked } from "./Marked.tsx";
 

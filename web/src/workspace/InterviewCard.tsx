@@ -1,8 +1,8 @@
 import type { TranscriptionSnapshot } from "@kikitori/shared";
 import { useTranslation } from "react-i18next";
-import { ExportMenu } from "../transcription/ExportMenu.tsx";
-import { OnwardLinks } from "../transcription/OnwardLinks.tsx";
-import { SpeakersPanel } from "../transcription/SpeakersPanel.tsx";
+import { ExportMenu } from "../job/ExportMenu.tsx";
+import { OnwardLinks } from "../job/OnwardLinks.tsx";
+import { SpeakersPanel } from "../job/SpeakersPanel.tsx";
 import { InterviewSyncStatus } from "./InterviewSync.tsx";
 import type { JobEditor } from "./useJobEditor.ts";
 

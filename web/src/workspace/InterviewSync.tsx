@@ -3,9 +3,9 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { errorText } from "../i18n/errorText.ts";
+import { formatClock } from "../job/time.ts";
 import { useLang } from "../routing/useLang.ts";
 import { getSnapshot } from "../transcription/api.ts";
-import { formatClock } from "../transcription/time.ts";
 import { resolveSyncConflict } from "./api.ts";
 
 /** How often the page asks for the interview text while it is being brought up to the transcript. */

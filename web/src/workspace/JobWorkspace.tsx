@@ -1,8 +1,9 @@
 import type { TranscriptionSnapshot } from "@kikitori/shared";
 import { useState } from "react";
+import { useAudioSource } from "../job/useAudioSource.ts";
+import { usePlayer } from "../job/usePlayer.ts";
 import { useLang } from "../routing/useLang.ts";
 import { getSnapshot } from "../transcription/api.ts";
-import { useAudioSource } from "../transcription/useAudioSource.ts";
 import { splitLine } from "./api.ts";
 import { FailedNotice } from "./FailedNotice.tsx";
 import { FidelityPanel } from "./FidelityPanel.tsx";
@@ -12,7 +13,6 @@ import { PlayerCard } from "./PlayerCard.tsx";
 import { SharePanel } from "./SharePanel.tsx";
 import { TranscriptCard } from "./TranscriptCard.tsx";
 import { useJobEditor } from "./useJobEditor.ts";
-import { usePlayer } from "./usePlayer.ts";
 import { VersionsPanel } from "./VersionsPanel.tsx";
 import { WorkspaceHeader } from "./WorkspaceHeader.tsx";
 

@@ -4,14 +4,14 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { errorText } from "../i18n/errorText.ts";
+import { formatDateTime } from "../job/format.ts";
+import { useSpeakerName } from "../job/useSpeakerNames.ts";
 import { formatAmount } from "../plan/format.ts";
 import { jobPath } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
 import { retryJob } from "../transcription/api.ts";
 import { languageName } from "../transcription/audioLanguage.ts";
-import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
 import { deleteTranscription, patchTranscription } from "./api.ts";
-import { formatDateTime } from "./format.ts";
 import { marked } from "./Marked.tsx";
 
 /** The job's title being renamed in place (Escape cancels). */

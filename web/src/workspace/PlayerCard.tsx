@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
+import { formatRate } from "../job/format.ts";
+import type { AudioSource } from "../job/useAudioSource.ts";
+import { PLAYBACK_RATES, type Player } from "../job/usePlayer.ts";
 import { useLang } from "../routing/useLang.ts";
-import type { AudioSource } from "../transcription/useAudioSource.ts";
-import { formatRate } from "./format.ts";
 import { InsertTimestamp } from "./InsertTimestamp.tsx";
 import type { JobEditor } from "./useJobEditor.ts";
-import { PLAYBACK_RATES, type Player } from "./usePlayer.ts";
 
 /**
  * The job page's player: the audio with its speed and the button that puts the time into the

@@ -2,8 +2,8 @@ import type { PatchQuoteInput, Quote } from "@kikitori/shared";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
+import { formatClock, isoDuration } from "../job/time.ts";
 import { useLang } from "../routing/useLang.ts";
-import { formatClock, isoDuration } from "../transcription/time.ts";
 import { deleteQuote, patchQuote } from "./quotesApi.ts";
 
 /** Tags as typed ("lead, risk") → the list the API takes. */

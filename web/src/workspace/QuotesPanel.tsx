@@ -3,14 +3,14 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
+import { formatClock } from "../job/time.ts";
+import { activeSegment } from "../job/usePlayer.ts";
+import { useSpeakerName } from "../job/useSpeakerNames.ts";
 import { saveBlob } from "../lib/download.ts";
 import { useLang } from "../routing/useLang.ts";
 import { fetchExport } from "../transcription/api.ts";
-import { formatClock } from "../transcription/time.ts";
-import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
 import { QuoteItem } from "./QuoteItem.tsx";
 import { createQuote, listQuotes } from "./quotesApi.ts";
-import { activeSegment } from "./usePlayer.ts";
 import { type TranscriptSelection, useTranscriptSelection } from "./useTranscriptSelection.ts";
 
 const QUOTE_FORMATS = ["docx", "md", "txt"] as const;

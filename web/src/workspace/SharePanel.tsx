@@ -3,10 +3,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
+import { formatDateTime } from "../job/format.ts";
 import { copyToClipboard } from "../lib/clipboard.ts";
 import { useLang } from "../routing/useLang.ts";
 import { createShare, listShares, revokeShare } from "../shared-view/api.ts";
-import { formatDateTime } from "./format.ts";
 
 export const sharesKey = (jobId: string) => ["shares", jobId] as const;
 

@@ -2,10 +2,10 @@ import type { TranscriptionSnapshot } from "@kikitori/shared";
 import { useTranslation } from "react-i18next";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { errorText } from "../i18n/errorText.ts";
+import { SegmentList } from "../job/SegmentList.tsx";
+import type { Player } from "../job/usePlayer.ts";
 import { QuotesPanel } from "./QuotesPanel.tsx";
-import { SegmentList } from "./SegmentList.tsx";
 import type { JobEditor } from "./useJobEditor.ts";
-import type { Player } from "./usePlayer.ts";
 
 /**
  * The job page's transcript card: the timed lines (editable, following the audio) or the plain

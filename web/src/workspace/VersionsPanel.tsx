@@ -3,10 +3,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
+import { formatDateTime } from "../job/format.ts";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
 import { listVersions, restoreVersion } from "./api.ts";
-import { formatDateTime } from "./format.ts";
 import { versionOrdinals, versionTime } from "./versions.ts";
 
 export const versionsKey = (jobId: string) => ["versions", jobId] as const;

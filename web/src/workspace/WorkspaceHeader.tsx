@@ -1,11 +1,11 @@
 import type { TranscriptionSnapshot } from "@kikitori/shared";
 import { useTranslation } from "react-i18next";
+import { formatDateTime } from "../job/format.ts";
+import { useSpeakerName } from "../job/useSpeakerNames.ts";
 import { formatAmount } from "../plan/format.ts";
 import { useLang } from "../routing/useLang.ts";
 import { languageName } from "../transcription/audioLanguage.ts";
-import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
 import { DeleteJob } from "./DeleteJob.tsx";
-import { formatDateTime } from "./format.ts";
 import { SaveStatus } from "./SaveStatus.tsx";
 import type { JobEditor } from "./useJobEditor.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { quoteCitation, type TranscriptSegment } from "@kikitori/shared";
+import { isBackChord, isPlayPauseChord } from "../job/usePlayer.ts";
 import { parseTags } from "./QuoteItem.tsx";
 import { insertTimestamp, isTimestampChord } from "./timestamp.ts";
-import { isBackChord, isPlayPauseChord } from "./usePlayer.ts";
 import { editedSegments, selectionOf } from "./useTranscriptSelection.ts";
 
 const key = (o: Partial<KeyboardEvent>) => ({

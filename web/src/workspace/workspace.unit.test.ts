@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
-import { findMatches, stepMatch } from "./find.ts";
-import { formatRate } from "./format.ts";
+import { findMatches, stepMatch } from "../job/find.ts";
+import { formatRate } from "../job/format.ts";
+import { activeSegment, isPlayPauseChord, storedRate } from "../job/usePlayer.ts";
 import { cleanDirty, editBody } from "./useJobEditor.ts";
-import { activeSegment, isPlayPauseChord, storedRate } from "./usePlayer.ts";
 import { versionOrdinals, versionTime } from "./versions.ts";
 
 describe("editBody", () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { isApiError } from "../api/errors.ts";
-import { fetchAudio } from "./api.ts";
+import { fetchAudio } from "../transcription/api.ts";
 
 export type AudioSource =
   | { status: "none" }

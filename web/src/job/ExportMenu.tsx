@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
 import { saveBlob } from "../lib/download.ts";
-import { fetchExport } from "./api.ts";
+import { fetchExport } from "../transcription/api.ts";
 
 /** Subtitles are cut from the timed transcript, so they are offered for the transcript only. */
 const TIMED: readonly ExportFormat[] = ["srt", "vtt"];

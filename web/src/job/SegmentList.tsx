@@ -1,12 +1,12 @@
 import type { JobSpeaker, TranscriptSegment } from "@kikitori/shared";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
 import { FindBar } from "./FindBar.tsx";
 import { findMatches, stepMatch } from "./find.ts";
 import { SegmentRow } from "./SegmentRow.tsx";
 import { activeSegment } from "./usePlayer.ts";
 import { useRovingLines } from "./useRovingLines.ts";
+import { useSpeakerName } from "./useSpeakerNames.ts";
 
 /**
  * Where a line is split when the caret gives no place inside it: at the sentence end nearest the

@@ -2,7 +2,7 @@ import type { JobSpeaker, TranscriptionSnapshot } from "@kikitori/shared";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../i18n/errorText.ts";
-import { renameSpeakers } from "./api.ts";
+import { renameSpeakers } from "../transcription/api.ts";
 
 /**
  * Who said what, after the fact: each speaker heard in the recording with its part and name; names

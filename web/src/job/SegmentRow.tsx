@@ -2,9 +2,9 @@ import type { JobSpeaker, TranscriptSegment } from "@kikitori/shared";
 import type { KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useLang } from "../routing/useLang.ts";
-import { formatClock, isoDuration } from "../transcription/time.ts";
-import { useSpeakerName } from "../transcription/useSpeakerNames.ts";
+import { formatClock, isoDuration } from "./time.ts";
 import type { Control } from "./useRovingLines.ts";
+import { useSpeakerName } from "./useSpeakerNames.ts";
 
 /** How a line takes part in the roving tabindex. */
 export type LineFocus = {
