@@ -284,6 +284,15 @@ const authed: Array<[string, string, string | undefined]> = [
   ["GET", `/api/transcriptions/${randomUUID()}/versions`, undefined],
   ["POST", `/api/transcriptions/${randomUUID()}/versions/1/restore`, '{"version":1}'],
   ["GET", `/api/transcriptions/${randomUUID()}/fidelity`, undefined],
+  ["POST", `/api/transcriptions/${randomUUID()}/segments/0/split`, '{"version":1,"at":1}'],
+  ["POST", `/api/transcriptions/${randomUUID()}/interview-sync`, '{"version":1,"conflict":"x","keep":"transcript"}'],
+  ["GET", `/api/transcriptions/${randomUUID()}/quotes`, undefined],
+  ["POST", `/api/transcriptions/${randomUUID()}/quotes`, '{"start":0,"end":1}'],
+  ["GET", `/api/transcriptions/${randomUUID()}/shares`, undefined],
+  ["POST", `/api/transcriptions/${randomUUID()}/shares`, '{"expiresInDays":7,"includeAudio":false}'],
+  ["GET", "/api/account/glossary", undefined],
+  ["PUT", "/api/account/glossary", '{"terms":[]}'],
+  ["GET", `/api/uploads/${randomUUID()}`, undefined],
 ];
 const badTokens: Array<[string, string | null]> = [
   ["no token", null],
@@ -523,6 +532,89 @@ for (const [n, p] of [
     body: p.endsWith("/restore") ? '{"version":1}' : undefined,
   });
 }
+
+// The newer workspace endpoints: lines split, the interview sync, quotes, share links, the glossary
+// and resumable uploads, with bad input (the job is still queued; someone else's is a 404).
+for (const [n, method, p, body] of [
+  ["split: index -1", "POST", `${jobUrl}/segments/-1/split`, '{"version":1,"at":1}'],
+  ["split: index not a number", "POST", `${jobUrl}/segments/x/split`, '{"version":1,"at":1}'],
+  ["split: at 0", "POST", `${jobUrl}/segments/0/split`, '{"version":1,"at":0}'],
+  ["split: at as text", "POST", `${jobUrl}/segments/0/split`, '{"version":1,"at":"3"}'],
+  ["split: a queued job", "POST", `${jobUrl}/segments/0/split`, '{"version":1,"at":3}'],
+  ["split: speaker 99", "POST", `${jobUrl}/segments/0/split`, '{"version":1,"at":3,"speaker":99}'],
+  ["interview sync: keep both", "POST", `${jobUrl}/interview-sync`, '{"version":1,"conflict":"a","keep":"both"}'],
+  ["interview sync: no conflict id", "POST", `${jobUrl}/interview-sync`, '{"version":1,"keep":"interview"}'],
+  [
+    "interview sync: none to resolve",
+    "POST",
+    `${jobUrl}/interview-sync`,
+    '{"version":1,"conflict":"a","keep":"interview"}',
+  ],
+  ["quote: end before start", "POST", `${jobUrl}/quotes`, '{"start":5,"end":2}'],
+  ["quote: negative start", "POST", `${jobUrl}/quotes`, '{"start":-1,"end":2}'],
+  ["quote: times as text", "POST", `${jobUrl}/quotes`, '{"start":"0","end":"2"}'],
+  ["quote: note over 2,000", "POST", `${jobUrl}/quotes`, JSON.stringify({ start: 0, end: 1, note: "n".repeat(2001) })],
+  ["quote: 11 tags", "POST", `${jobUrl}/quotes`, JSON.stringify({ start: 0, end: 1, tags: Array(11).fill("t") })],
+  ["quote: a queued job", "POST", `${jobUrl}/quotes`, '{"start":0,"end":1}'],
+  ["quote: id not a UUID", "PATCH", `${jobUrl}/quotes/xyz`, '{"note":"x"}'],
+  ["quote: unknown id", "DELETE", `${jobUrl}/quotes/${randomUUID()}`, undefined],
+  ["share: 0 days", "POST", `${jobUrl}/shares`, '{"expiresInDays":0,"includeAudio":false}'],
+  ["share: 91 days", "POST", `${jobUrl}/shares`, '{"expiresInDays":91,"includeAudio":false}'],
+  ["share: audio as text", "POST", `${jobUrl}/shares`, '{"expiresInDays":7,"includeAudio":"yes"}'],
+  ["share: a queued job", "POST", `${jobUrl}/shares`, '{"expiresInDays":7,"includeAudio":false}'],
+  ["share: unknown id", "DELETE", `${jobUrl}/shares/${randomUUID()}`, undefined],
+  [
+    "glossary: 501 terms",
+    "PUT",
+    "/api/account/glossary",
+    JSON.stringify({ terms: Array.from({ length: 501 }, (_, i) => `t${i}`) }),
+  ],
+  ["glossary: a term over 100", "PUT", "/api/account/glossary", JSON.stringify({ terms: ["x".repeat(101)] })],
+  ["glossary: terms as text", "PUT", "/api/account/glossary", '{"terms":"Honey Cake"}'],
+  ["glossary: NUL", "PUT", "/api/account/glossary", '{"terms":["a\\u0000b"]}'],
+  ["upload status: unknown id", "GET", `/api/uploads/${randomUUID()}`, undefined],
+] as const) {
+  await http(n, method, p, {
+    body,
+    headers: body === undefined ? { authorization: `Bearer ${u1.token}` } : auth1,
+  });
+}
+await http("quotes of someone else's job", "GET", `${jobUrl}/quotes`, {
+  headers: { authorization: `Bearer ${other.token}` },
+});
+await http("split someone else's line", "POST", `${jobUrl}/segments/0/split`, {
+  body: '{"version":1,"at":3}',
+  headers: { ...JSON_H, authorization: `Bearer ${other.token}` },
+});
+for (const [n, token] of [
+  ["shared: garbage token", "garbage"],
+  ["shared: unknown token", randomUUID().replaceAll("-", "")],
+  ["shared: 5,000 characters", "a".repeat(5000)],
+  ["shared: percent-encoded NUL", "a%00b"],
+] as const) {
+  await http(n, "GET", `/api/shared/${token}`);
+}
+for (const [n, headers] of [
+  ["tus: no Upload-Length", { "tus-resumable": "1.0.0" }],
+  ["tus: Upload-Length -1", { "tus-resumable": "1.0.0", "upload-length": "-1" }],
+  ["tus: Upload-Length past the plan", { "tus-resumable": "1.0.0", "upload-length": String(50 * 1024 ** 3) }],
+  ["tus: defer length", { "tus-resumable": "1.0.0", "upload-defer-length": "1" }],
+  [
+    "tus: metadata not base64",
+    { "tus-resumable": "1.0.0", "upload-length": "1000", "upload-metadata": "filename ***" },
+  ],
+] as const) {
+  await http(n, "POST", "/api/uploads", { headers: { ...headers, authorization: `Bearer ${u1.token}` } });
+}
+await http("tus: PATCH an unknown upload", "PATCH", `/api/uploads/${randomUUID()}`, {
+  body: Buffer.alloc(10),
+  headers: {
+    authorization: `Bearer ${u1.token}`,
+    "tus-resumable": "1.0.0",
+    "upload-offset": "0",
+    "content-type": "application/offset+octet-stream",
+  },
+});
 
 // Headers and the wire.
 await raw(

@@ -41,7 +41,7 @@ import { authRoutes } from "./auth/routes.ts";
 import { AuthService } from "./auth/service.ts";
 import { TokenSigner } from "./auth/tokens.ts";
 import type { GatewayConfig } from "./config.ts";
-import { clientErrorHandler, installErrorHandler } from "./errors.ts";
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from "./errors.ts";
 import { glossaryRepository } from "./glossary/repository.ts";
 import { glossaryRoutes } from "./glossary/routes.ts";
 import { GlossaryService } from "./glossary/usecases.ts";
@@ -126,6 +126,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: "correlationId" }),
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();

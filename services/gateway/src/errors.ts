@@ -1,6 +1,6 @@
 import { AppError, errorBodySchema } from "@kikitori/shared";
 import { toHttpAppError } from "@kikitori/shared/server";
-import type { FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /** OpenAPI response entries for the given error statuses, all in the contract's error shape. */
 export function errorResponses(...statuses: number[]): Record<number, typeof errorBodySchema> {
@@ -19,6 +19,18 @@ export function installErrorHandler(app: FastifyInstance<any, any, any, any, any
     }
     return reply.status(appErr.status).send(appErr.toBody());
   });
+}
+
+/**
+ * Errors Fastify's router meets before any route (a path part longer than any id, a URL that cannot
+ * be decoded): in the contract's error shape, not Fastify's own.
+ */
+export function frameworkErrorHandler(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const appErr =
+    err.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? new AppError("NOT_FOUND", "Nothing is at this address")
+      : new AppError("VALIDATION_FAILED", "The address could not be read");
+  void reply.status(appErr.status).send(appErr.toBody());
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { approximateWords, withWords, wordPieces, wordsMatch } from "../src/index.ts";
+import { approximateWords, type TranscriptSegment, withWords, wordPieces, wordsMatch } from "../src/index.ts";
 
 describe("word times", () => {
   it("spreads a segment's time over its words by length, punctuation kept with the word before", () => {
@@ -26,7 +26,7 @@ describe("word times", () => {
   });
 
   it("keeps the engine's word times while they spell the text, else spreads them", () => {
-    const seg = {
+    const seg: TranscriptSegment = {
       start: 0,
       end: 2,
       text: "Hello, world.",
@@ -40,6 +40,7 @@ describe("word times", () => {
     const edited = withWords({ ...seg, text: "Hello, wide world." }, "en");
     expect(edited.words?.map((w) => w.text)).toEqual(["Hello,", "wide", "world."]);
     expect(edited.words?.every((w) => w.approximate)).toBe(true);
-    expect(withWords({ start: 0, end: 1, text: "" }, "en").words).toEqual([]);
+    const empty: TranscriptSegment = { start: 0, end: 1, text: "" };
+    expect(withWords(empty, "en").words).toEqual([]);
   });
 });
