@@ -174,156 +174,223 @@ const SHORT_ANSWER_AUX = new Set(
   "is was are do did can have does isn't don't didn't wasn't will would am could has haven't won't can't".split(" "),
 );
 
-/** The heuristic sentence starts of an unpunctuated English run (indices into w). */
-function enBoundaries(w: string[], people: Person[]): number[] {
+type EnHit = "start" | "named" | false;
+
+/** A place in an unpunctuated English run where a new sentence may start, with what surrounds it. */
+interface EnCandidate {
+  words: string[];
+  /** The index of the word looked at. */
+  at: number;
+  /** `at`, moved back over up to two connectors ("and so what ..."). */
+  opening: number;
+  /** Where the current sentence started. */
+  lastStart: number;
+  word: string;
+  next: string | undefined;
+  /** The word before `opening`. */
+  prev: string;
+  /** Words from the current sentence's start to `opening`. */
+  sinceOpening: number;
+  /** Words from the current sentence's start to `at`. */
+  sinceStart: number;
+  /** The current sentence is a question. */
+  inQuestion: boolean;
+  /** A person's name (not governed by a preposition) ends right before `at`. */
+  afterName: boolean;
+}
+
+/** The real start of a sentence whose first content word is at `at`: back over up to two connectors. */
+function enOpening(words: string[], at: number, lastStart: number): number {
+  let opening = at;
+  let moved = 0;
+  while (
+    moved < 2 &&
+    opening - 1 > lastStart + 1 &&
+    MOVE_BACK.has(words[opening - 1]) &&
+    !(words[opening - 1] === "then" && THEN_BOUND.has(words[opening - 2]))
+  ) {
+    opening--;
+    moved++;
+  }
+  return opening;
+}
+
+/** A question starting, or the answer to the current question. */
+function enQuestionOrAnswerStart(c: EnCandidate): EnHit {
+  const { words, at, word, next, prev, sinceOpening, sinceStart, inQuestion } = c;
+  const soFar = words.slice(c.lastStart, at);
+  const whNear = [words[at - 1], words[at - 2], words[at - 3]].some(
+    (before, back) => at - 1 - back >= c.lastStart && before && EN.questionWords.has(before),
+  );
+  if (
+    soFar.length === 3 &&
+    (EN_YES.has(soFar[0]) || soFar[0] === "no") &&
+    EN.subjects.has(soFar[1]) &&
+    SHORT_ANSWER_AUX.has(soFar[2]) &&
+    (enStartsWhQuestion(words, at) || enStartsAuxQuestion(words, at) || SUBJECT_STARTS.has(word))
+  )
+    return "start";
+  if (sinceOpening >= 3 && enStartsWhQuestion(words, at) && !EN_WH_PREV_BLOCK.has(prev)) return "named";
+  if (sinceOpening >= 3 && enStartsAuxQuestion(words, at) && !EN_AUX_PREV_BLOCK.has(prev) && !whNear) return "named";
+  if (
+    sinceOpening >= 3 &&
+    EN_PROMPT_START.test(words.slice(at, at + 4).join(" ")) &&
+    !/^(to|can|could|would|you|i|we|will|please|and|not|me|us)$/.test(prev)
+  )
+    return "named";
+  if (
+    inQuestion &&
+    sinceStart >= 2 &&
+    ANSWER_STARTS.has(word) &&
+    !ANSWER_PREV_BLOCK.has(words[at - 1]) &&
+    !words.slice(at + 1, at + 5).some((later) => later === "you" || later === "your")
+  )
+    return "start";
+  if (
+    inQuestion &&
+    sinceStart >= 4 &&
+    THIRD_STARTS.has(word) &&
+    next &&
+    THIRD_NEXT.has(next) &&
+    !ANSWER_PREV_BLOCK.has(words[at - 1])
+  )
+    return "start";
+  if (c.afterName && sinceStart >= 3 && (SUBJECT_STARTS.has(word) || word === "it" || word === "so")) return "start";
+  return false;
+}
+
+/** A short reply or turn-taking word: yes, no, well, okay, so, thanks, let me, bye... */
+function enReplyStart(c: EnCandidate): EnHit {
+  const { words, at, word, next, prev, sinceOpening } = c;
+  if (EN_YES.has(word) && sinceOpening >= 2 && !EN_YES_NO_PREV_BLOCK.has(prev)) return "start";
+  if (
+    (word === "no" || word === "nope") &&
+    sinceOpening >= 2 &&
+    (!next || EN_NO_NEXT.has(next)) &&
+    (!EN_YES_NO_PREV_BLOCK.has(prev) ||
+      (/^(i|we|that's|it's|i'm|thank|thanks)$/.test(next ?? "") && !/^(say|said|says|saying)$/.test(prev)))
+  )
+    return "start";
+  if (word === "well" && sinceOpening >= 3 && next && !EN_WELL_PREV_BLOCK.has(prev) && EN_WELL_NEXT.has(next))
+    return "start";
+  if (
+    word === "that's" &&
+    sinceOpening >= 3 &&
+    (ACK_NEXT.has(next ?? "") || (next === "a" && ACK_NEXT.has(words[at + 2] ?? ""))) &&
+    !PRONOUN_PREV_BLOCK.has(prev)
+  )
+    return "start";
+  if (
+    (word === "okay" || word === "ok" || word === "alright") &&
+    sinceOpening >= 2 &&
+    next &&
+    !EN_OKAY_PREV_BLOCK.has(prev)
+  )
+    return "start";
+  if (word === "all" && next === "right" && sinceOpening >= 3 && words[at + 2] && !EN_OKAY_PREV_BLOCK.has(prev))
+    return "start";
+  if (word === "so" && sinceOpening >= 5 && next && !EN_SO_NEXT_BLOCK.has(next) && !EN_SO_PREV_BLOCK.has(prev))
+    return "start";
+  if (
+    ((word === "thank" && next === "you") || word === "thanks") &&
+    sinceOpening >= 3 &&
+    !EN_THANK_PREV_BLOCK.has(prev)
+  )
+    return "named";
+  if (
+    word === "let" &&
+    (next === "me" || next === "us") &&
+    sinceOpening >= 2 &&
+    (!/^(to|will|would|can|could|i'll|you'll|please|just|you|won't)$/.test(prev) ||
+      (prev === "you" && words[c.opening - 2] === "thank"))
+  )
+    return "start";
+  if (word === "wow" && sinceOpening >= 3) return "start";
+  if (word === "it" && words[at - 1] === "it" && sinceOpening >= 2 && THIRD_NEXT.has(next ?? "")) return "start";
+  if (word === "like" && next === "i" && words[at + 2] === "said" && sinceOpening >= 2) return "start";
+  return false;
+}
+
+/** Greetings and goodbyes, a few openers, and a run grown long enough to start anew at a subject or connector. */
+function enGreetingOrLongRunStart(c: EnCandidate): EnHit {
+  const { words, at, word, next, prev, sinceOpening, sinceStart } = c;
+  if (
+    GREETINGS.has(word) &&
+    sinceOpening >= 3 &&
+    /^(everyone|there|guys|all|folks|i'm|this|it's|and|is|welcome)$/.test(next ?? "")
+  )
+    return "start";
+  if ((word === "bye" || word === "goodbye") && sinceOpening >= 2) return "start";
+  if (
+    word === "you" &&
+    next === "too" &&
+    sinceOpening >= 3 &&
+    (at + 2 >= words.length || /^(bye|goodbye|thanks|thank|and|take|have)$/.test(words[at + 2]))
+  )
+    return "start";
+  if (
+    word === "honestly" &&
+    sinceOpening >= 4 &&
+    next &&
+    /^(the|i|it|we|it's|i'm|that's|my|there's)$/.test(next) &&
+    !EN.subjects.has(prev) &&
+    !/^(was|is|be|very|quite)$/.test(prev)
+  )
+    return "start";
+  if (word === "please" && sinceOpening >= 6 && !/^(could|can|would|will|you|just|yes|me)$/.test(prev)) return "start";
+  if (
+    word === "if" &&
+    sinceStart >= 10 &&
+    !/^(as|even|only|see|wonder|wondering|ask|asked|know|what|or|it|me|them|him|her|us|you|matter|and|but)$/.test(prev)
+  )
+    return "start";
+  if (word === "and" && next === "then" && sinceStart >= 10) return "start";
+  if (word === "but" && sinceStart >= 12) return "start";
+  if (word === "i" && next === "mean" && sinceOpening >= 3 && !/^(what|you|do|i|if)$/.test(prev)) return "start";
+  if ((word === "anyway" || word === "anyways") && sinceOpening >= 3) return "start";
+  if (sinceStart >= 9 && SUBJECT_STARTS.has(word) && !PRONOUN_PREV_BLOCK.has(words[at - 1])) return "start";
+  if (sinceStart >= 25 && /^(and|but|so|because|then)$/.test(word)) return "start";
+  if (sinceStart >= 40 && /^(i|we|they|he|she|it's|there's)$/.test(word)) return "start";
+  if (sinceStart >= 50) return "start";
+  return false;
+}
+
+/** The heuristic sentence starts of an unpunctuated English run (indices into words). */
+function enBoundaries(words: string[], people: Person[]): number[] {
   const starts: number[] = [];
-  let last = 0;
-  let qMode = enIsQuestion(w.slice(0, 8), people);
-  const n = w.length;
-  for (let i = 1; i < n; i++) {
-    // The real start: back over up to two connectors ("and so what ...").
-    let s = i;
-    let moved = 0;
-    while (
-      moved < 2 &&
-      s - 1 > last + 1 &&
-      MOVE_BACK.has(w[s - 1]) &&
-      !(w[s - 1] === "then" && THEN_BOUND.has(w[s - 2]))
-    ) {
-      s--;
-      moved++;
-    }
-    const prev = w[s - 1] ?? "";
-    const cur = s - last;
-    const len = i - last;
-    const x = w[i];
-    const next = w[i + 1];
-    // A name right before the start addresses the person the new sentence talks to ("david | thanks for ...").
-    const before = nameEndingAt(w, s, people, last + 1);
-    const nameMovable = before.len > 0 && !NAME_GOVERNORS.has(w[s - before.len - 1] ?? "and");
-    const prevName = nameEndingAt(w, i, people, last + 1).len;
-    const prevIsName = prevName > 0 && !NAME_GOVERNORS.has(w[i - 1 - prevName] ?? "and");
-    const whNear = [w[i - 1], w[i - 2], w[i - 3]].some((p, k) => i - 1 - k >= last && p && EN.questionWords.has(p));
-    const soFar = w.slice(last, i);
-    let hit: "start" | "named" | false = false;
-    if (
-      soFar.length === 3 &&
-      (EN_YES.has(soFar[0]) || soFar[0] === "no") &&
-      EN.subjects.has(soFar[1]) &&
-      SHORT_ANSWER_AUX.has(soFar[2]) &&
-      (enStartsWhQuestion(w, i) || enStartsAuxQuestion(w, i) || SUBJECT_STARTS.has(x))
-    )
-      hit = "start";
-    else if (cur >= 3 && enStartsWhQuestion(w, i) && !EN_WH_PREV_BLOCK.has(prev)) hit = "named";
-    else if (cur >= 3 && enStartsAuxQuestion(w, i) && !EN_AUX_PREV_BLOCK.has(prev) && !whNear) hit = "named";
-    else if (
-      cur >= 3 &&
-      EN_PROMPT_START.test(w.slice(i, i + 4).join(" ")) &&
-      !/^(to|can|could|would|you|i|we|will|please|and|not|me|us)$/.test(prev)
-    )
-      hit = "named";
-    else if (
-      qMode &&
-      len >= 2 &&
-      ANSWER_STARTS.has(x) &&
-      !ANSWER_PREV_BLOCK.has(w[i - 1]) &&
-      !w.slice(i + 1, i + 5).some((y) => y === "you" || y === "your")
-    )
-      hit = "start";
-    else if (
-      qMode &&
-      len >= 4 &&
-      THIRD_STARTS.has(x) &&
-      next &&
-      THIRD_NEXT.has(next) &&
-      !ANSWER_PREV_BLOCK.has(w[i - 1])
-    )
-      hit = "start";
-    else if (prevIsName && len >= 3 && (SUBJECT_STARTS.has(x) || x === "it" || x === "so")) hit = "start";
-    else if (EN_YES.has(x) && cur >= 2 && !EN_YES_NO_PREV_BLOCK.has(prev)) hit = "start";
-    else if (
-      (x === "no" || x === "nope") &&
-      cur >= 2 &&
-      (!next || EN_NO_NEXT.has(next)) &&
-      (!EN_YES_NO_PREV_BLOCK.has(prev) ||
-        (/^(i|we|that's|it's|i'm|thank|thanks)$/.test(next ?? "") && !/^(say|said|says|saying)$/.test(prev)))
-    )
-      hit = "start";
-    else if (x === "well" && cur >= 3 && next && !EN_WELL_PREV_BLOCK.has(prev) && EN_WELL_NEXT.has(next)) hit = "start";
-    else if (
-      x === "that's" &&
-      cur >= 3 &&
-      (ACK_NEXT.has(next ?? "") || (next === "a" && ACK_NEXT.has(w[i + 2] ?? ""))) &&
-      !PRONOUN_PREV_BLOCK.has(prev)
-    )
-      hit = "start";
-    else if ((x === "okay" || x === "ok" || x === "alright") && cur >= 2 && next && !EN_OKAY_PREV_BLOCK.has(prev))
-      hit = "start";
-    else if (x === "all" && next === "right" && cur >= 3 && w[i + 2] && !EN_OKAY_PREV_BLOCK.has(prev)) hit = "start";
-    else if (x === "so" && cur >= 5 && next && !EN_SO_NEXT_BLOCK.has(next) && !EN_SO_PREV_BLOCK.has(prev))
-      hit = "start";
-    else if (((x === "thank" && next === "you") || x === "thanks") && cur >= 3 && !EN_THANK_PREV_BLOCK.has(prev))
-      hit = "named";
-    else if (
-      x === "let" &&
-      (next === "me" || next === "us") &&
-      cur >= 2 &&
-      (!/^(to|will|would|can|could|i'll|you'll|please|just|you|won't)$/.test(prev) ||
-        (prev === "you" && w[s - 2] === "thank"))
-    )
-      hit = "start";
-    else if (x === "wow" && cur >= 3) hit = "start";
-    else if (x === "it" && w[i - 1] === "it" && cur >= 2 && THIRD_NEXT.has(next ?? "")) hit = "start";
-    else if (x === "like" && next === "i" && w[i + 2] === "said" && cur >= 2) hit = "start";
-    else if (
-      GREETINGS.has(x) &&
-      cur >= 3 &&
-      /^(everyone|there|guys|all|folks|i'm|this|it's|and|is|welcome)$/.test(next ?? "")
-    )
-      hit = "start";
-    else if ((x === "bye" || x === "goodbye") && cur >= 2) hit = "start";
-    else if (
-      x === "you" &&
-      next === "too" &&
-      cur >= 3 &&
-      (i + 2 >= n || /^(bye|goodbye|thanks|thank|and|take|have)$/.test(w[i + 2]))
-    )
-      hit = "start";
-    else if (
-      x === "honestly" &&
-      cur >= 4 &&
-      next &&
-      /^(the|i|it|we|it's|i'm|that's|my|there's)$/.test(next) &&
-      !EN.subjects.has(prev) &&
-      !/^(was|is|be|very|quite)$/.test(prev)
-    )
-      hit = "start";
-    else if (x === "please" && cur >= 6 && !/^(could|can|would|will|you|just|yes|me)$/.test(prev)) hit = "start";
-    else if (
-      x === "if" &&
-      len >= 10 &&
-      !/^(as|even|only|see|wonder|wondering|ask|asked|know|what|or|it|me|them|him|her|us|you|matter|and|but)$/.test(
-        prev,
-      )
-    )
-      hit = "start";
-    else if (x === "and" && next === "then" && len >= 10) hit = "start";
-    else if (x === "but" && len >= 12) hit = "start";
-    else if (x === "i" && next === "mean" && cur >= 3 && !/^(what|you|do|i|if)$/.test(prev)) hit = "start";
-    else if ((x === "anyway" || x === "anyways") && cur >= 3) hit = "start";
-    else if (len >= 9 && SUBJECT_STARTS.has(x) && !PRONOUN_PREV_BLOCK.has(w[i - 1])) hit = "start";
-    else if (len >= 25 && /^(and|but|so|because|then)$/.test(x)) hit = "start";
-    else if (len >= 40 && /^(i|we|they|he|she|it's|there's)$/.test(x)) hit = "start";
-    else if (len >= 50) hit = "start";
+  let lastStart = 0;
+  let inQuestion = enIsQuestion(words.slice(0, 8), people);
+  for (let at = 1; at < words.length; at++) {
+    const opening = enOpening(words, at, lastStart);
+    const nameBefore = nameEndingAt(words, at, people, lastStart + 1).len;
+    const candidate: EnCandidate = {
+      words,
+      at,
+      opening,
+      lastStart,
+      word: words[at],
+      next: words[at + 1],
+      prev: words[opening - 1] ?? "",
+      sinceOpening: opening - lastStart,
+      sinceStart: at - lastStart,
+      inQuestion,
+      afterName: nameBefore > 0 && !NAME_GOVERNORS.has(words[at - 1 - nameBefore] ?? "and"),
+    };
+    const hit = enQuestionOrAnswerStart(candidate) || enReplyStart(candidate) || enGreetingOrLongRunStart(candidate);
     if (!hit) continue;
-    let start = s - last >= 2 ? s : i;
-    // "david, thanks for joining us": the name opens the new sentence when nothing governs it.
-    if (hit === "named" && nameMovable && start === s && s - before.len - last >= 2) start = s - before.len;
-    if (start - last < 1) continue;
+    let start = opening - lastStart >= 2 ? opening : at;
+    // A name right before the start addresses the person the new sentence talks to ("david | thanks for ..."):
+    // it opens the new sentence when nothing governs it.
+    const named = nameEndingAt(words, opening, people, lastStart + 1);
+    const nameMovable = named.len > 0 && !NAME_GOVERNORS.has(words[opening - named.len - 1] ?? "and");
+    if (hit === "named" && nameMovable && start === opening && opening - named.len - lastStart >= 2) {
+      start = opening - named.len;
+    }
+    if (start - lastStart < 1) continue;
     starts.push(start);
-    last = start;
-    qMode = enIsQuestion(w.slice(start, start + 8), people);
-    i = Math.max(i, start);
+    lastStart = start;
+    inQuestion = enIsQuestion(words.slice(start, start + 8), people);
+    at = Math.max(at, start);
   }
   return starts;
 }
