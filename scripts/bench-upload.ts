@@ -12,35 +12,13 @@ import os from "node:os";
 import { startTestGateway } from "../tests/support/gateway.ts";
 import { startS3Standin } from "../tests/support/global-setup.ts";
 import { createUser, upload } from "../tests/support/pipeline.ts";
+import { toneWav } from "../tests/support/wav.ts";
 
 const RUNS = Number(process.argv[2] ?? 7);
 const MEGABYTES = Number(process.argv[3] ?? 19);
 
-/** A 16 kHz mono 16-bit WAV of about `bytes` bytes: a tone, one second written and repeated. */
-function wav(bytes: number): Buffer {
-  const dataBytes = Math.floor((bytes - 44) / 2) * 2;
-  const buf = Buffer.alloc(44 + dataBytes);
-  buf.write("RIFF", 0, "ascii");
-  buf.writeUInt32LE(36 + dataBytes, 4);
-  buf.write("WAVEfmt ", 8, "ascii");
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(16_000, 24);
-  buf.writeUInt32LE(32_000, 28);
-  buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write("data", 36, "ascii");
-  buf.writeUInt32LE(dataBytes, 40);
-  const second = Buffer.alloc(32_000);
-  for (let i = 0; i < 16_000; i++) {
-    second.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * 300 * i) / 16_000)), i * 2);
-  }
-  for (let at = 44; at < buf.length; at += second.length) {
-    second.copy(buf, at, 0, Math.min(second.length, buf.length - at));
-  }
-  return buf;
-}
+/** A 16 kHz mono 16-bit WAV of about `bytes` bytes: a tone. */
+const wav = (bytes: number) => toneWav(bytes);
 
 /** Seconds of one call. */
 async function timed(run: () => Promise<unknown>): Promise<number> {

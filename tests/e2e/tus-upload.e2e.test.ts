@@ -8,6 +8,7 @@ import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { browserStack } from "../support/browser.ts";
 import type { TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
+import { toneWav } from "../support/wav.ts";
 
 jest.setTimeout(180_000);
 
@@ -21,28 +22,7 @@ beforeAll(() => {
 const MiB = 1024 * 1024;
 
 /** A 16-bit mono 16 kHz WAV of about `bytes` bytes: a quiet tone. */
-function wav(bytes: number): Buffer {
-  const dataBytes = Math.floor((bytes - 44) / 2) * 2;
-  const buf = Buffer.alloc(44 + dataBytes);
-  buf.write("RIFF", 0, "ascii");
-  buf.writeUInt32LE(36 + dataBytes, 4);
-  buf.write("WAVEfmt ", 8, "ascii");
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(16_000, 24);
-  buf.writeUInt32LE(32_000, 28);
-  buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write("data", 36, "ascii");
-  buf.writeUInt32LE(dataBytes, 40);
-  const second = Buffer.alloc(32_000);
-  for (let i = 0; i < 16_000; i++)
-    second.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * 300 * i) / 16_000)), i * 2);
-  for (let at = 44; at < buf.length; at += second.length)
-    second.copy(buf, at, 0, Math.min(second.length, buf.length - at));
-  return buf;
-}
+const wav = (bytes: number) => toneWav(bytes);
 
 async function loggedIn(plan: "free" | "premium"): Promise<{ page: Page; uid: string; close: () => Promise<void> }> {
   const user = await createUser(t, { plan });

@@ -4,11 +4,13 @@
 // and J. F. Kennedy's inaugural address excerpt that whisper.cpp ships as samples/jfk.wav
 // (tests/fixtures/audio/jfk.wav, 11 s, cut into phrases at its pauses). Synthetic voices
 // (espeak-ng) are an extra.
+
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { SpeakerSpan } from "../../services/transcription-worker/src/diarization/port.ts";
 import { readWavMono16k } from "../../services/transcription-worker/src/wav.ts";
+import { wavHeader } from "./wav.ts";
 
 export const TESTDATA = "/usr/share/pocketsphinx/test/data";
 const RATE = 16_000;
@@ -161,18 +163,6 @@ export function writeWav(file: string, samples: Float32Array): void {
   for (let i = 0; i < samples.length; i++) {
     data.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i] * 32767))), i * 2);
   }
-  const head = Buffer.alloc(44);
-  head.write("RIFF", 0, "ascii");
-  head.writeUInt32LE(36 + data.length, 4);
-  head.write("WAVEfmt ", 8, "ascii");
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(RATE, 24);
-  head.writeUInt32LE(RATE * 2, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write("data", 36, "ascii");
-  head.writeUInt32LE(data.length, 40);
+  const head = wavHeader(data.length, RATE);
   writeFileSync(file, Buffer.concat([head, data]));
 }

@@ -5,6 +5,7 @@ import http from "node:http";
 import { createLogger, createObjectStore, sweepAbandonedUploads, uploadPartsPrefix } from "@kikitori/shared/server";
 import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { createUser, upload } from "../../../tests/support/pipeline.ts";
+import { toneWav } from "../../../tests/support/wav.ts";
 import { loadGatewayConfig } from "../src/config.ts";
 
 let t: TestGateway;
@@ -23,32 +24,8 @@ const metadata = (fields: Record<string, string>) =>
     .join(",");
 
 /** A 16-bit stereo 48 kHz WAV of `bytes` bytes (rounded down to whole frames): a tone with pauses. */
-function wav(bytes: number): Buffer {
-  const dataBytes = Math.floor((bytes - 44) / 4) * 4;
-  const buf = Buffer.alloc(44 + dataBytes);
-  buf.write("RIFF", 0, "ascii");
-  buf.writeUInt32LE(36 + dataBytes, 4);
-  buf.write("WAVEfmt ", 8, "ascii");
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(2, 22);
-  buf.writeUInt32LE(48_000, 24);
-  buf.writeUInt32LE(48_000 * 4, 28);
-  buf.writeUInt16LE(4, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write("data", 36, "ascii");
-  buf.writeUInt32LE(dataBytes, 40);
-  // Three seconds (two of tone, one of silence) written once, then repeated.
-  const period = Buffer.alloc(3 * 48_000 * 4);
-  for (let frame = 0; frame < 2 * 48_000; frame++) {
-    const v = Math.round(8000 * Math.sin((2 * Math.PI * 440 * frame) / 48_000));
-    period.writeInt16LE(v, frame * 4);
-    period.writeInt16LE(v, frame * 4 + 2);
-  }
-  for (let at = 44; at < buf.length; at += period.length)
-    period.copy(buf, at, 0, Math.min(period.length, buf.length - at));
-  return buf;
-}
+const wav = (bytes: number) =>
+  toneWav(bytes, { rate: 48_000, channels: 2, hz: 440, amplitude: 8000, toneSeconds: 2, periodSeconds: 3 });
 
 async function tus(
   method: string,

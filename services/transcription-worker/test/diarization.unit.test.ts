@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { wavHeader } from "../../../tests/support/wav.ts";
 import { spansFromPieces } from "../src/diarization/classic.ts";
 import { bicClusters, type FrameStats, refineByLikelihood } from "../src/diarization/cluster.ts";
 import { diarizationErrorRate, turnCount } from "../src/diarization/der.ts";
@@ -288,19 +289,7 @@ describe("WAV reading", () => {
     const n = 40_000;
     const pcm = Buffer.alloc(n * 2);
     for (let i = 0; i < n; i++) pcm.writeInt16LE(Math.round(Math.sin(i / 7) * 20_000), 2 * i);
-    const header = Buffer.alloc(44);
-    header.write("RIFF", 0, "ascii");
-    header.writeUInt32LE(36 + pcm.length, 4);
-    header.write("WAVEfmt ", 8, "ascii");
-    header.writeUInt32LE(16, 16);
-    header.writeUInt16LE(1, 20);
-    header.writeUInt16LE(1, 22);
-    header.writeUInt32LE(16_000, 24);
-    header.writeUInt32LE(32_000, 28);
-    header.writeUInt16LE(2, 32);
-    header.writeUInt16LE(16, 34);
-    header.write("data", 36, "ascii");
-    header.writeUInt32LE(pcm.length, 40);
+    const header = wavHeader(pcm.length);
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "wav-")), "a.wav");
     writeFileSync(file, Buffer.concat([header, pcm]));
     const whole = readWavMono16k(Buffer.concat([header, pcm]));
