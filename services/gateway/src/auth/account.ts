@@ -35,6 +35,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import { errorResponses } from "../errors.ts";
+import type { ZodApp } from "../zod-app.ts";
 import { assertUid, requireAuth } from "./guard.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import type { AuthService } from "./service.ts";
@@ -288,13 +289,28 @@ export interface AccountRoutesOptions {
   perIpPerMinute: number;
 }
 
-export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (app, opts) => {
-  const { account } = opts;
-  const guard = requireAuth(opts.signer);
-  const limited = { rateLimit: { max: opts.perIpPerMinute, timeWindow: "1 minute" } };
-  const tags = ["identity"];
-  const security = [{ bearer: [] }];
+interface AccountRouteContext {
+  account: AccountService;
+  guard: ReturnType<typeof requireAuth>;
+  limited: { rateLimit: { max: number; timeWindow: string } };
+  tags: string[];
+  security: { bearer: never[] }[];
+}
 
+export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (app, opts) => {
+  const ctx: AccountRouteContext = {
+    account: opts.account,
+    guard: requireAuth(opts.signer),
+    limited: { rateLimit: { max: opts.perIpPerMinute, timeWindow: "1 minute" } },
+    tags: ["identity"],
+    security: [{ bearer: [] }],
+  };
+  loginDetailRoutes(app, ctx);
+  accountDataRoutes(app, ctx);
+};
+
+/** The account itself, its password and its e-mail address. */
+function loginDetailRoutes(app: ZodApp, { account, guard, limited, tags, security }: AccountRouteContext): void {
   app.get(
     "/account",
     {
@@ -358,7 +374,10 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     },
     async (req) => account.confirmEmailChange(req.body.token),
   );
+}
 
+/** What the account holds: its payments, an export of its data, and its deletion. */
+function accountDataRoutes(app: ZodApp, { account, guard, limited, tags, security }: AccountRouteContext): void {
   app.get(
     "/account/payments",
     {
@@ -412,4 +431,4 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       return reply.code(204).send(null);
     },
   );
-};
+}
