@@ -59,10 +59,16 @@ async function takesAfterStop(
   return makeTakes(rec, blobs, label);
 }
 
+/** A ref holding the value of the latest render (read by callbacks made earlier). */
+function useLatest<T>(value: T) {
+  const ref = useRef(value);
+  ref.current = value;
+  return ref;
+}
+
 export function useRecorder(fileLabel: string, maxUploadBytes: number) {
   // The plan's upload limit: a recording past the single upload's 20 MB goes up resumably.
-  const limit = useRef(maxUploadBytes);
-  limit.current = maxUploadBytes;
+  const limit = useLatest(maxUploadBytes);
   const [phase, setPhase] = useState<RecorderPhase>("loading");
   const [notice, setNotice] = useState<RecorderNotice | null>(canRecord() ? null : "unsupported");
   const [kept, setKept] = useState<KeptRecording | null>(null);
@@ -73,8 +79,7 @@ export function useRecorder(fileLabel: string, maxUploadBytes: number) {
   const session = useRef<RecorderSession | null>(null);
   const mounted = useRef(true);
   const current = useRef<{ rec: KeptRecording; part: number; baseMs: number } | null>(null);
-  const label = useRef(fileLabel);
-  label.current = fileLabel;
+  const label = useLatest(fileLabel);
 
   useOpenStore(store, setKept, setPhase);
   useElapsed(phase, session, current, setElapsed);
@@ -131,7 +136,7 @@ export function useRecorder(fileLabel: string, maxUploadBytes: number) {
       else void store.current?.create(rec).catch(() => setNotice("keepFailed"));
       setPhase("recording");
     },
-    [showTakes],
+    [showTakes, limit, label],
   );
 
   const controls = useSessionControls(session, mounted, setPhase);
@@ -143,7 +148,7 @@ export function useRecorder(fileLabel: string, maxUploadBytes: number) {
     current.current = { rec: kept, part: -1, baseMs: totalSeconds(kept.parts) * 1000 };
     void store.current.update(kept.id, (r) => ({ ...r, state: "stopped" })).catch(() => undefined);
     showTakes(makeTakes(kept, blobs, label.current), 0, totalSeconds(kept.parts));
-  }, [kept, showTakes]);
+  }, [kept, showTakes, label]);
 
   /** Forgets the recording (a kept one or the one just made) in memory and in the browser's storage. */
   const discard = useCallback(() => {
