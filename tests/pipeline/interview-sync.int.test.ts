@@ -13,6 +13,7 @@ import { Queue } from "bullmq";
 import { OfflineCorrectionEngine } from "../../services/correction-worker/src/correction/index.ts";
 import { heardSpeakers } from "../../services/correction-worker/src/handlers/correct.ts";
 import { processInterviewSync } from "../../services/correction-worker/src/handlers/sync-interview.ts";
+import { apiCall } from "../support/api.ts";
 import { insertJob, insertVerifiedUser } from "../support/db.ts";
 import { startTestGateway, type TestGateway } from "../support/gateway.ts";
 
@@ -73,18 +74,8 @@ async function user() {
   return { uid, token };
 }
 
-async function api(token: string, url: string, init: { method?: string; body?: unknown } = {}) {
-  const r = await fetch(`${t.url}${url}`, {
-    method: init.method ?? "GET",
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
-    },
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-  });
-  const text = await r.text();
-  return { status: r.status, body: text ? JSON.parse(text) : null };
-}
+const api = (token: string, url: string, init: { method?: string; body?: unknown } = {}) =>
+  apiCall(t, token, url, init);
 
 const snapshot = async (token: string, jobId: string) =>
   transcriptionSnapshotSchema.parse((await api(token, `/api/transcriptions/${jobId}`)).body);

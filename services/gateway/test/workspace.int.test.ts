@@ -8,6 +8,7 @@ import {
   transcriptionSnapshotSchema,
   transcriptVersionListSchema,
 } from "@kikitori/shared";
+import { apiCall } from "../../../tests/support/api.ts";
 import { insertJob, insertVerifiedUser } from "../../../tests/support/db.ts";
 import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 
@@ -47,18 +48,8 @@ async function completedJob(uid: string, over: Record<string, unknown> = {}) {
   });
 }
 
-async function api(token: string, url: string, init: { method?: string; body?: unknown } = {}) {
-  const r = await fetch(`${t.url}${url}`, {
-    method: init.method ?? "GET",
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
-    },
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-  });
-  const text = await r.text();
-  return { status: r.status, body: text ? JSON.parse(text) : null, headers: r.headers };
-}
+const api = (token: string, url: string, init: { method?: string; body?: unknown } = {}) =>
+  apiCall(t, token, url, init);
 
 it("edits segments, the interview text and the title against a version, and refuses a stale write", async () => {
   const { uid, token } = await user();
