@@ -295,6 +295,35 @@ export async function modelState(
   return (await statOrNull(partPath(file))) ? "partial" : "missing";
 }
 
+/** The error a failed download ends with: a stall, the caller's abort, a local file error, or the network. */
+function downloadFailure(
+  err: unknown,
+  at: { url: string; timeoutMs: number; timedOut: boolean; aborted: boolean; received: number },
+): unknown {
+  const { url, received } = at;
+  if (err instanceof ModelDownloadError) return err;
+  if (at.timedOut) {
+    return new ModelDownloadError(
+      "timeout",
+      `download of ${url} stalled: no data for ${at.timeoutMs / 1000} s${received > 0 ? ` after ${received} bytes (the part is kept; run again to resume)` : ""}`,
+      url,
+      { cause: err },
+    );
+  }
+  if (at.aborted) {
+    return new ModelDownloadError("aborted", `download of ${url} stopped after ${received} bytes`, url, {
+      cause: err,
+    });
+  }
+  // A local file error (disk full, permissions: it names its system call) is not the network's:
+  // pass it on as it is. fetch reports network faults as TypeError with the cause inside.
+  if ((err as NodeJS.ErrnoException)?.syscall) return err;
+  const kept = received > 0 ? ` after ${received} bytes (the part is kept; run again to resume)` : "";
+  return new ModelDownloadError("network", `download of ${url} failed: ${causeMessage(err)}${kept}`, url, {
+    cause: err,
+  });
+}
+
 /** Streams the file at `url` into `part` (resuming it), hashing as it goes. */
 async function downloadToPart(
   url: string,
@@ -318,29 +347,6 @@ async function downloadToPart(
   if (opts.signal?.aborted) onAbort();
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   let received = start;
-  const failure = (err: unknown): unknown => {
-    if (err instanceof ModelDownloadError) return err;
-    if (timedOut) {
-      return new ModelDownloadError(
-        "timeout",
-        `download of ${url} stalled: no data for ${timeoutMs / 1000} s${received > 0 ? ` after ${received} bytes (the part is kept; run again to resume)` : ""}`,
-        url,
-        { cause: err },
-      );
-    }
-    if (opts.signal?.aborted) {
-      return new ModelDownloadError("aborted", `download of ${url} stopped after ${received} bytes`, url, {
-        cause: err,
-      });
-    }
-    // A local file error (disk full, permissions: it names its system call) is not the network's:
-    // pass it on as it is. fetch reports network faults as TypeError with the cause inside.
-    if ((err as NodeJS.ErrnoException)?.syscall) return err;
-    const kept = received > 0 ? ` after ${received} bytes (the part is kept; run again to resume)` : "";
-    return new ModelDownloadError("network", `download of ${url} failed: ${causeMessage(err)}${kept}`, url, {
-      cause: err,
-    });
-  };
 
   try {
     const headers: Record<string, string> = { "accept-encoding": "identity" };
@@ -414,7 +420,7 @@ async function downloadToPart(
     }
     return { sha1: hash.digest("hex"), bytes: received, resumed };
   } catch (err) {
-    throw failure(err);
+    throw downloadFailure(err, { url, timeoutMs, timedOut, aborted: opts.signal?.aborted === true, received });
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
