@@ -97,6 +97,18 @@ export const uploadResponseSchema = z.object({ message: z.string(), jobId: z.str
 
 export const JOB_STATUSES = ["queued", "transcribing", "correcting", "completed", "failed"] as const;
 
+/**
+ * Notices stored on a job and shown on its page: `diarization_fallback`, the neural speaker
+ * diarization failed on this recording and the classic engine told the voices apart instead.
+ */
+export const JOB_NOTICES = ["diarization_fallback"] as const;
+export type JobNotice = (typeof JOB_NOTICES)[number];
+
+/** The known notice codes among a row's stored ones, in order, without repeats. Pure. */
+export function jobNotices(stored: readonly string[]): JobNotice[] {
+  return [...new Set(stored)].filter((n): n is JobNotice => (JOB_NOTICES as readonly string[]).includes(n));
+}
+
 /** GET /api/transcriptions/{jobId}: the job's snapshot (the truth a reconnecting client reads). */
 export const transcriptionSnapshotSchema = z.object({
   jobId: z.string(),
@@ -131,6 +143,8 @@ export const transcriptionSnapshotSchema = z.object({
   speakerCount: z.number().int().nullable(),
   /** Diarization engine that told the voices apart ("classic", "sherpa:…"), once known. */
   diarizationEngine: z.string().nullable(),
+  /** Notices about how the job was processed (JOB_NOTICES), shown on its page; unknown codes are dropped. */
+  notices: z.array(z.enum(JOB_NOTICES)),
   /** The speakers heard, with their names and parts (set when the interview is written; renamable). */
   speakers: z.array(jobSpeakerSchema),
   /** Speech engine and model that transcribed the job ("whisper:base", "pocketsphinx"), once known. */

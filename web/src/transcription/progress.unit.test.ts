@@ -53,6 +53,7 @@ function snapshot(over: Partial<TranscriptionSnapshot> = {}): TranscriptionSnaps
     interviewee: "",
     speakerCount: 2,
     diarizationEngine: null,
+    notices: [],
     glossary: [],
     speakers: [],
     tone: null,

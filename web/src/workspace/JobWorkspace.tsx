@@ -9,6 +9,7 @@ import { FailedNotice } from "./FailedNotice.tsx";
 import { FidelityPanel } from "./FidelityPanel.tsx";
 import { InterviewCard } from "./InterviewCard.tsx";
 import { useInterviewSyncPoll } from "./InterviewSync.tsx";
+import { JobNotices } from "./JobNotices.tsx";
 import { PlayerCard } from "./PlayerCard.tsx";
 import { SharePanel } from "./SharePanel.tsx";
 import { TranscriptCard } from "./TranscriptCard.tsx";
@@ -79,6 +80,7 @@ export function JobWorkspace({
       {snap.status === "failed" ? (
         <FailedNotice snapshot={snap} onRetried={onFailedRetry} retriedAt={retriedAt} />
       ) : null}
+      <JobNotices notices={snap.notices} />
 
       <PlayerCard
         audio={audio}

@@ -68,6 +68,8 @@ export const jobLifecycle = {
       detectedLanguage: string | null;
       speakerSpans?: Prisma.InputJsonValue;
       diarizationEngine?: string;
+      /** Notice codes for the job page (JOB_NOTICES), e.g. when diarization fell back to the classic engine. */
+      notices?: string[];
     },
   ): Promise<boolean> {
     return moved(

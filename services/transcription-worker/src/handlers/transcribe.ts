@@ -5,6 +5,7 @@ import { pipeline } from "node:stream/promises";
 import {
   AppError,
   AUDIO_FORMATS,
+  type JobNotice,
   type ProgressEnvelope,
   partsProgress,
   STAGE_PROGRESS,
@@ -29,9 +30,10 @@ import {
 } from "@kikitori/shared/server";
 import { type Job, WaitingChildrenError } from "bullmq";
 import { cutWav, decodeToWav } from "../audio.ts";
+import { ClassicDiarizationEngine } from "../diarization/classic.ts";
 import type { DiarizationEngine, SpeakerSpan } from "../diarization/index.ts";
 import type { TranscriptionEngine } from "../engines/index.ts";
-import { detectSpeech, planSpeechChunks } from "../vad.ts";
+import { detectSpeech, planSpeechChunks, type SpeechSpan } from "../vad.ts";
 
 /** Everything the transcription pipeline touches, injected so tests can pass their own. */
 export interface TranscriptionDeps {
@@ -46,6 +48,8 @@ export interface TranscriptionDeps {
   engine: Pick<TranscriptionEngine, "name" | "detectLanguage">;
   /** Tells the voices apart before the chunks are transcribed (null: off, one speaker). */
   diarization?: Pick<DiarizationEngine, "name" | "diarize"> | null;
+  /** Used for a job when `diarization` fails on it (default: the classic engine). */
+  fallbackDiarization?: Pick<DiarizationEngine, "name" | "diarize">;
   chunkSeconds: number;
   tmpDir: string;
   now?: () => Date;
@@ -252,18 +256,10 @@ async function splitIntoChunks(
     }
     // Who speaks when, on the whole recording (speakers are told apart across chunks), before any
     // chunk is transcribed: each chunk's segments then get their speakers as they come.
-    let speakerSpans: SpeakerSpan[] | null = null;
+    let diarized: Diarized | null = null;
     if (deps.diarization) {
       await publishStage(deps, p, "voices");
-      speakerSpans = await deps.diarization.diarize(wav, speech, { speakers: row.speakerCount ?? undefined });
-      log.info(
-        {
-          engine: deps.diarization.name,
-          speakers: new Set(speakerSpans.map((s) => s.speaker)).size,
-          turns: speakerSpans.length,
-        },
-        "speakers told apart",
-      );
+      diarized = await diarizeOrFallBack(deps, deps.diarization, wav, speech, row.speakerCount, log);
     }
     let detected = row.detectedLanguage;
     if (row.audioLanguage === "auto" && !detected && deps.engine.detectLanguage) {
@@ -278,10 +274,11 @@ async function splitIntoChunks(
       await jobLifecycle.planChunks(tx, p.jobId, {
         chunkCount: rows.length,
         detectedLanguage: detected,
-        ...(deps.diarization
+        ...(diarized
           ? {
-              speakerSpans: (speakerSpans ?? []) as unknown as Prisma.InputJsonValue,
-              diarizationEngine: deps.diarization.name,
+              speakerSpans: diarized.spans as unknown as Prisma.InputJsonValue,
+              diarizationEngine: diarized.engine,
+              notices: diarized.notices,
             }
           : {}),
       });
@@ -292,6 +289,49 @@ async function splitIntoChunks(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+interface Diarized {
+  spans: SpeakerSpan[];
+  engine: string;
+  notices: JobNotice[];
+}
+
+/**
+ * Who speaks when, by `engine`; when an optional engine (not the classic one) fails on this
+ * recording, the job goes on with the classic engine and the notice `diarization_fallback` (the page
+ * says so) rather than failing. An abort is passed on, never covered by a fallback.
+ */
+async function diarizeOrFallBack(
+  deps: Pick<TranscriptionDeps, "fallbackDiarization">,
+  engine: Pick<DiarizationEngine, "name" | "diarize">,
+  wav: string,
+  speech: SpeechSpan[],
+  speakerCount: number | null,
+  log: Logger,
+): Promise<Diarized> {
+  const opts = { speakers: speakerCount ?? undefined };
+  let used = engine;
+  let spans: SpeakerSpan[];
+  const notices: JobNotice[] = [];
+  try {
+    spans = await engine.diarize(wav, speech, opts);
+  } catch (err) {
+    const fallback = deps.fallbackDiarization ?? new ClassicDiarizationEngine();
+    if ((err as Error).name === "AbortError" || engine.name === fallback.name) throw err;
+    log.warn(
+      { engine: engine.name, err: (err as Error).message, fallback: fallback.name },
+      "speaker diarization failed on this recording; using the classic engine for this job",
+    );
+    used = fallback;
+    spans = await fallback.diarize(wav, speech, opts);
+    notices.push("diarization_fallback");
+  }
+  log.info(
+    { engine: used.name, speakers: new Set(spans.map((s) => s.speaker)).size, turns: spans.length },
+    "speakers told apart",
+  );
+  return { spans, engine: used.name, notices };
 }
 
 /** Marks the job failed (keeping any transcript) and tells its owner. Used by both queues. */
