@@ -211,6 +211,131 @@ export interface ExplicitTurn {
 const SPEAKER_GENERIC =
   /^(speaker|spk|sprecher|intervenant|hablante|話者|说话人|person|voice)[\s_-]*\d+$|^s\d+$|^speaker[\s_-]*[a-z]$/i;
 
+type LabelRow = { kind: "label"; label: string; role: Role | null; generic: boolean; rest: string; line: string };
+type TextRow = LabelRow | { kind: "dash"; rest: string } | { kind: "plain"; rest: string } | { kind: "blank" };
+
+/** A label of the format's template, without its bold marks and trailing dash, normalised. */
+const stripTemplate = (full: string) => normLabel(full.replace(/\*\*/g, "").replace(/\s*[—–―]$/, ""));
+
+/** The labels that name a role: the format's own, the names given, the defaults and the plain words. */
+function knownLabels(format: TurnFormat, ctx: FormatContext): Map<string, Role> {
+  const known = new Map<string, Role>();
+  const add = (label: string, role: Role) => {
+    const k = normLabel(label);
+    if (k && !known.has(k)) known.set(k, role);
+  };
+  if (format.interviewerLabel !== format.intervieweeLabel) {
+    known.set(stripTemplate(format.interviewerLabel), "interviewer");
+    known.set(stripTemplate(format.intervieweeLabel), "interviewee");
+  }
+  if (ctx.interviewer.trim()) add(ctx.interviewer, "interviewer");
+  if (ctx.interviewee.trim()) add(ctx.interviewee, "interviewee");
+  add(ctx.defaults.interviewer, "interviewer");
+  add(ctx.defaults.interviewee, "interviewee");
+  add("Interviewer", "interviewer");
+  add("Interviewee", "interviewee");
+  return known;
+}
+
+/** What one line is: a labelled turn, a dash turn, plain text or a blank line. */
+function classifyLine(line: string, format: TurnFormat, known: Map<string, Role>): TextRow {
+  if (!line) return { kind: "blank" };
+  // The exact labels of the format first (also covers "—" for both roles).
+  for (const [full, role] of [
+    [format.interviewerLabel, "interviewer"],
+    [format.intervieweeLabel, "interviewee"],
+  ] as const) {
+    if (
+      full &&
+      line.startsWith(full) &&
+      (format.gap === "" || /^\s/.test(line.slice(full.length)) || line.length === full.length)
+    ) {
+      const rest = line.slice(full.length).trim();
+      if (format.interviewerLabel === format.intervieweeLabel) return { kind: "dash", rest };
+      return { kind: "label", label: stripTemplate(full), role, generic: false, rest, line };
+    }
+  }
+  const labelled = matchLabel(line);
+  if (labelled) {
+    const k = normLabel(labelled.label);
+    const role = known.get(k) ?? roleWord(labelled.label);
+    if (role) return { kind: "label", label: labelled.label, role, generic: false, rest: labelled.rest.trim(), line };
+    return {
+      kind: "label",
+      label: labelled.label,
+      role: null,
+      generic: SPEAKER_GENERIC.test(k),
+      rest: labelled.rest.trim(),
+      line,
+    };
+  }
+  const dash = DASH_LINE.exec(line);
+  if (dash) return { kind: "dash", rest: line.slice(dash[0].length).trim() };
+  return { kind: "plain", rest: line };
+}
+
+/** Unknown speaker labels: the one asking most questions interviews; the next answers; others keep their label. */
+function unknownSpeakerRoles(
+  unknownRows: LabelRow[],
+  unknownCounts: Map<string, number>,
+  knownRows: LabelRow[],
+): Map<string, Role | undefined> {
+  const unknownRole = new Map<string, Role | undefined>();
+  const stats = [...unknownCounts.keys()].map((label) => {
+    const own = unknownRows.filter((r) => r.label === label);
+    const questions = own.filter((r) => /[?？]\s*$/.test(r.rest)).length;
+    return { label, ratio: questions / own.length };
+  });
+  const taken = new Set([...knownRows.map((r) => r.role)]);
+  const order = [...stats].sort((a, b) => b.ratio - a.ratio);
+  if (!taken.has("interviewer") && order.length) unknownRole.set(order.shift()!.label, "interviewer");
+  const firstRest = stats.find((s) => !unknownRole.has(s.label));
+  if (!taken.has("interviewee") && firstRest) unknownRole.set(firstRest.label, "interviewee");
+  return unknownRole;
+}
+
+/** Groups the rows into turns: a used label or dash opens one; other lines join the current turn. */
+function turnsFromRows(
+  rows: TextRow[],
+  format: TurnFormat,
+  use: { speakerLike: boolean; useDash: boolean; unknownRole: Map<string, Role | undefined> },
+): ExplicitTurn[] {
+  const turns: ExplicitTurn[] = [];
+  let current: ExplicitTurn | null = null;
+  let paragraphOpen = false;
+  for (const row of rows) {
+    if (row.kind === "blank") {
+      paragraphOpen = false;
+      continue;
+    }
+    let starts: ExplicitTurn | null = null;
+    if (row.kind === "label" && (row.role || use.speakerLike)) {
+      const role = row.role ?? use.unknownRole.get(row.label) ?? null;
+      starts = { role, marked: true, paragraphs: [], ...(role ? {} : { label: row.label }) };
+    } else if (row.kind === "dash" && use.useDash) {
+      starts = { role: null, marked: true, paragraphs: [] };
+    }
+    const rest = row.kind === "label" && !starts ? row.line : row.rest;
+    if (starts) {
+      current = starts;
+      turns.push(current);
+      if (rest) current.paragraphs.push(rest);
+      paragraphOpen = !!rest;
+      continue;
+    }
+    if (!current) {
+      current = { role: null, marked: false, paragraphs: [] };
+      turns.push(current);
+    }
+    // A single newline continues the paragraph only when turns are blank-line separated.
+    if (paragraphOpen && format.separator === "\n\n" && current.paragraphs.length) {
+      current.paragraphs[current.paragraphs.length - 1] += ` ${rest}`;
+    } else current.paragraphs.push(rest);
+    paragraphOpen = true;
+  }
+  return turns.filter((t) => t.paragraphs.length > 0 || t.marked);
+}
+
 /**
  * Splits text that already carries turn labels (a corrected text, or diarised ASR output) into
  * turns. Returns null when the text has no reliable labels, so the caller detects turns itself.
@@ -223,64 +348,9 @@ export function parseLabelledText(text: string, format: TurnFormat, ctx: FormatC
   const nonEmpty = lines.filter(Boolean);
   if (nonEmpty.length === 0) return null;
 
-  const known = new Map<string, Role>();
-  const add = (label: string, role: Role) => {
-    const k = normLabel(label);
-    if (k && !known.has(k)) known.set(k, role);
-  };
-  const stripTemplate = (full: string) => normLabel(full.replace(/\*\*/g, "").replace(/\s*[—–―]$/, ""));
-  if (format.interviewerLabel !== format.intervieweeLabel) {
-    known.set(stripTemplate(format.interviewerLabel), "interviewer");
-    known.set(stripTemplate(format.intervieweeLabel), "interviewee");
-  }
-  if (ctx.interviewer.trim()) add(ctx.interviewer, "interviewer");
-  if (ctx.interviewee.trim()) add(ctx.interviewee, "interviewee");
-  add(ctx.defaults.interviewer, "interviewer");
-  add(ctx.defaults.interviewee, "interviewee");
-  add("Interviewer", "interviewer");
-  add("Interviewee", "interviewee");
-
-  type Row =
-    | { kind: "label"; label: string; role: Role | null; generic: boolean; rest: string; line: string }
-    | { kind: "dash"; rest: string }
-    | { kind: "plain"; rest: string };
-  const rows: Array<Row | { kind: "blank" }> = lines.map((line) => {
-    if (!line) return { kind: "blank" as const };
-    // The exact labels of the format first (also covers "—" for both roles).
-    for (const [full, role] of [
-      [format.interviewerLabel, "interviewer"],
-      [format.intervieweeLabel, "interviewee"],
-    ] as const) {
-      if (
-        full &&
-        line.startsWith(full) &&
-        (format.gap === "" || /^\s/.test(line.slice(full.length)) || line.length === full.length)
-      ) {
-        const rest = line.slice(full.length).trim();
-        if (format.interviewerLabel === format.intervieweeLabel) return { kind: "dash" as const, rest };
-        return { kind: "label" as const, label: stripTemplate(full), role, generic: false, rest, line };
-      }
-    }
-    const m = matchLabel(line);
-    if (m) {
-      const k = normLabel(m.label);
-      const role = known.get(k) ?? roleWord(m.label);
-      if (role) return { kind: "label" as const, label: m.label, role, generic: false, rest: m.rest.trim(), line };
-      return {
-        kind: "label" as const,
-        label: m.label,
-        role: null,
-        generic: SPEAKER_GENERIC.test(k),
-        rest: m.rest.trim(),
-        line,
-      };
-    }
-    const d = DASH_LINE.exec(line);
-    if (d) return { kind: "dash" as const, rest: line.slice(d[0].length).trim() };
-    return { kind: "plain" as const, rest: line };
-  });
-
-  const labelRows = rows.filter((r): r is Extract<Row, { kind: "label" }> => r.kind === "label");
+  const known = knownLabels(format, ctx);
+  const rows = lines.map((line) => classifyLine(line, format, known));
+  const labelRows = rows.filter((r): r is LabelRow => r.kind === "label");
   const knownRows = labelRows.filter((r) => r.role);
   const unknownRows = labelRows.filter((r) => !r.role);
   const dashRows = rows.filter((r) => r.kind === "dash");
@@ -304,53 +374,8 @@ export function parseLabelledText(text: string, format: TurnFormat, ctx: FormatC
     (dashRows.length === 1 && (nonEmpty.length === 1 || (dashFormat && firstRow?.kind === "dash")));
   if (!useKnown && !speakerLike && !useDash) return null;
 
-  // Unknown speaker labels: the one asking most questions interviews; the next answers; others keep their label.
-  const unknownRole = new Map<string, Role | undefined>();
-  if (speakerLike) {
-    const stats = [...unknownCounts.keys()].map((label) => {
-      const own = unknownRows.filter((r) => r.label === label);
-      const q = own.filter((r) => /[?？]\s*$/.test(r.rest)).length;
-      return { label, ratio: q / own.length };
-    });
-    const taken = new Set([...knownRows.map((r) => r.role)]);
-    const order = [...stats].sort((a, b) => b.ratio - a.ratio);
-    if (!taken.has("interviewer") && order.length) unknownRole.set(order.shift()!.label, "interviewer");
-    const firstRest = stats.find((s) => !unknownRole.has(s.label));
-    if (!taken.has("interviewee") && firstRest) unknownRole.set(firstRest.label, "interviewee");
-  }
-
-  const turns: ExplicitTurn[] = [];
-  let current: ExplicitTurn | null = null;
-  let paragraphOpen = false;
-  for (const row of rows) {
-    if (row.kind === "blank") {
-      paragraphOpen = false;
-      continue;
-    }
-    let starts: ExplicitTurn | null = null;
-    if (row.kind === "label" && (row.role || speakerLike)) {
-      const role = row.role ?? unknownRole.get(row.label) ?? null;
-      starts = { role, marked: true, paragraphs: [], ...(role ? {} : { label: row.label }) };
-    } else if (row.kind === "dash" && useDash) {
-      starts = { role: null, marked: true, paragraphs: [] };
-    }
-    const rest = row.kind === "label" && !starts ? row.line : row.rest;
-    if (starts) {
-      current = starts;
-      turns.push(current);
-      if (rest) current.paragraphs.push(rest);
-      paragraphOpen = !!rest;
-      continue;
-    }
-    if (!current) {
-      current = { role: null, marked: false, paragraphs: [] };
-      turns.push(current);
-    }
-    // A single newline continues the paragraph only when turns are blank-line separated.
-    if (paragraphOpen && format.separator === "\n\n" && current.paragraphs.length) {
-      current.paragraphs[current.paragraphs.length - 1] += ` ${rest}`;
-    } else current.paragraphs.push(rest);
-    paragraphOpen = true;
-  }
-  return turns.filter((t) => t.paragraphs.length > 0 || t.marked);
+  const unknownRole = speakerLike
+    ? unknownSpeakerRoles(unknownRows, unknownCounts, knownRows)
+    : new Map<string, Role | undefined>();
+  return turnsFromRows(rows, format, { speakerLike, useDash, unknownRole });
 }
