@@ -15,7 +15,6 @@ import { speakerLabels } from "@kikitori/shared/server";
 import { cleanSpaceless, removeFillers, removeRepeats } from "./clean.ts";
 import { finishSentence, type Sentence } from "./finish.ts";
 import { detectFormat, type ExplicitTurn, type FormatContext, parseLabelledText, type TurnFormat } from "./format.ts";
-import { labelOf } from "./heard.ts";
 import { type Person, peopleOf } from "./people.ts";
 import {
   type CorrectionEngine,
@@ -30,6 +29,7 @@ import { detectTextLang, type TextLang } from "./rules.ts";
 import { splitIntoSections } from "./sections.ts";
 import { chunkByEnders, isPunctuated, splitRun } from "./segment.ts";
 import { segmentSpaceless } from "./spaceless.ts";
+import { labelOf } from "./speaker-turns.ts";
 import { runResumableSteps } from "./steps.ts";
 import { stripAsrArtifacts, tokenize } from "./tokens.ts";
 import { applyTone } from "./tone.ts";

@@ -12,7 +12,6 @@ import { AppError } from "@kikitori/shared";
 import { createOpenAiClient, isRetryableStatus } from "@kikitori/shared/openai";
 import { APIError, APIUserAbortError, type OpenAI } from "openai";
 import { z } from "zod";
-import { labelledTranscript } from "./heard.ts";
 import { asksByForm, cleanVerbatimText, type DocumentPlan, formatFor, joinSections, planDocument } from "./offline.ts";
 import {
   type CorrectionEngine,
@@ -23,6 +22,7 @@ import {
   DEFAULT_SECTION_CHARS,
 } from "./port.ts";
 import { type Section, splitIntoSections } from "./sections.ts";
+import { labelledTranscript } from "./speaker-turns.ts";
 import { abortError, runResumableSteps } from "./steps.ts";
 import { type CheckedTurn, checkVerbatim, drifted, driftMessage, repairTurns, type VerbatimPlan } from "./verbatim.ts";
 

@@ -24,8 +24,8 @@ import {
 } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
 import { withGlossary } from "../correction/glossary.ts";
-import { correctionTurns, decideSpeakers } from "../correction/heard.ts";
 import type { CorrectionEngine, CorrectionInput, CorrectionTone, CorrectionTurn } from "../correction/port.ts";
+import { correctionTurns, decideSpeakers } from "../correction/speaker-turns.ts";
 import { StoppedAtBoundary } from "../correction/steps.ts";
 
 /** Everything the correction step touches, injected so tests can pass their own. */

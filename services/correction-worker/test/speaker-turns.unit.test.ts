@@ -1,7 +1,7 @@
 import { applySpeakerRename, relabelText, turnsFromSegments } from "@kikitori/shared";
-import { asks, correctionTurns, decideSpeakers, labelledTranscript } from "../src/correction/heard.ts";
 import { OfflineCorrectionEngine } from "../src/correction/offline.ts";
 import type { CorrectionInput } from "../src/correction/port.ts";
+import { asks, correctionTurns, decideSpeakers, labelledTranscript } from "../src/correction/speaker-turns.ts";
 
 const names = { interviewer: "Anna", interviewee: "Ben", other: (n: number) => `Speaker ${n}` };
 

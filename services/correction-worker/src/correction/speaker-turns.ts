@@ -1,5 +1,5 @@
 /**
- * Turns heard from the voices (speaker diarization): the transcript's timed segments grouped into
+ * Speaker turns from diarization: the transcript's timed segments grouped into
  * turns by speaker, who is the interviewer decided by a documented rule, and the label each turn
  * gets. Used by both correction engines and by renaming. Pure.
  */
