@@ -16,6 +16,9 @@ and broken variants for the failure tests:
   pyannote-segmentation-rank2-input.onnx      input x of shape (N, T) instead of (N, 1, T)
   nemo-speaker-embedding-no-output-dim.onnx   metadata key output_dim missing
   nemo-speaker-embedding-not-nemo.onnx        framework says wespeaker-like "other"
+and a NeMo transducer (the format of Parakeet-TDT/RNNT exports, as sherpa-onnx's OfflineRecognizer
+reads it with modelType "nemo_transducer"):
+  nemo-transducer/encoder.onnx, decoder.onnx, joiner.onnx, tokens.txt
 """
 
 import os
@@ -163,6 +166,139 @@ def embedding_meta():
     }
 
 
+# NeMo transducer: vocab_size in the metadata excludes the blank, which is the last token.
+TRANSDUCER_VOCAB = 15
+ENCODER_DIM = 32
+PRED_HIDDEN = 16
+PRED_RNN_LAYERS = 1
+JOINER_DIM = 24
+SUBSAMPLING = 8
+
+
+def transducer_encoder(rng):
+    """audio_signal (N, 80, T) float, length (N,) int64 -> outputs (N, 32, T/8), encoded_lengths (N,)."""
+    nodes = [
+        helper.make_node("Conv", ["audio_signal", "w", "b"], ["c"], strides=[SUBSAMPLING]),
+        helper.make_node("Tanh", ["c"], ["outputs"]),
+        # ceil(length / 8), as the strided convolution gives.
+        helper.make_node("Sub", ["length", "one"], ["l1"]),
+        helper.make_node("Div", ["l1", "eight"], ["l2"]),
+        helper.make_node("Add", ["l2", "one"], ["encoded_lengths"]),
+    ]
+    inits = [
+        tensor("w", rng.normal(0, 1 / np.sqrt(FEAT_DIM), (ENCODER_DIM, FEAT_DIM, 1))),
+        tensor("b", rng.normal(0, 0.1, ENCODER_DIM)),
+        numpy_helper.from_array(np.array(1, dtype=np.int64), "one"),
+        numpy_helper.from_array(np.array(SUBSAMPLING, dtype=np.int64), "eight"),
+    ]
+    return helper.make_graph(
+        nodes,
+        "nemo-transducer-encoder-test",
+        [
+            helper.make_tensor_value_info("audio_signal", TensorProto.FLOAT, ["N", FEAT_DIM, "T"]),
+            helper.make_tensor_value_info("length", TensorProto.INT64, ["N"]),
+        ],
+        [
+            helper.make_tensor_value_info("outputs", TensorProto.FLOAT, ["N", ENCODER_DIM, "T2"]),
+            helper.make_tensor_value_info("encoded_lengths", TensorProto.INT64, ["N"]),
+        ],
+        inits,
+    )
+
+
+def transducer_decoder(rng):
+    """targets (N, 1) int32, target_length (N,) int32, two states (layers, N, hidden) ->
+    decoder_output (N, hidden, 1), target_length_out, and the next two states."""
+    state = ["L", "N", PRED_HIDDEN]
+    nodes = [
+        helper.make_node("Gather", ["embedding", "targets"], ["e"]),
+        helper.make_node("Tanh", ["e"], ["e2"]),
+        helper.make_node("Transpose", ["e2"], ["outputs"], perm=[0, 2, 1]),
+        helper.make_node("Identity", ["target_length"], ["prednet_lengths"]),
+        helper.make_node("Mul", ["states.1", "half"], ["states"]),
+        helper.make_node("Mul", ["onnx::Slice_3", "half"], ["162"]),
+    ]
+    inits = [tensor("embedding", rng.normal(0, 1, (TRANSDUCER_VOCAB + 1, PRED_HIDDEN))), tensor("half", [0.5])]
+    return helper.make_graph(
+        nodes,
+        "nemo-transducer-decoder-test",
+        [
+            helper.make_tensor_value_info("targets", TensorProto.INT32, ["N", 1]),
+            helper.make_tensor_value_info("target_length", TensorProto.INT32, ["N"]),
+            helper.make_tensor_value_info("states.1", TensorProto.FLOAT, state),
+            helper.make_tensor_value_info("onnx::Slice_3", TensorProto.FLOAT, state),
+        ],
+        [
+            helper.make_tensor_value_info("outputs", TensorProto.FLOAT, ["N", PRED_HIDDEN, 1]),
+            helper.make_tensor_value_info("prednet_lengths", TensorProto.INT32, ["N"]),
+            helper.make_tensor_value_info("states", TensorProto.FLOAT, state),
+            helper.make_tensor_value_info("162", TensorProto.FLOAT, state),
+        ],
+        inits,
+    )
+
+
+def transducer_joiner(rng):
+    """encoder_outputs (N, 32, 1), decoder_outputs (N, 16, 1) -> outputs (N, 1, 1, vocab + 1)."""
+    bias = np.zeros(TRANSDUCER_VOCAB + 1)
+    bias[-1] = 1.5  # the blank wins most frames, as in a real model
+    nodes = [
+        helper.make_node("Transpose", ["encoder_outputs"], ["et"], perm=[0, 2, 1]),
+        helper.make_node("Transpose", ["decoder_outputs"], ["dt"], perm=[0, 2, 1]),
+        helper.make_node("MatMul", ["et", "we"], ["ep"]),
+        helper.make_node("MatMul", ["dt", "wd"], ["dp"]),
+        helper.make_node("Add", ["ep", "dp"], ["s"]),
+        helper.make_node("Relu", ["s"], ["r"]),
+        helper.make_node("MatMul", ["r", "wo"], ["o"]),
+        helper.make_node("Add", ["o", "bo"], ["o2"]),
+        helper.make_node("Unsqueeze", ["o2", "axes2"], ["outputs"]),
+    ]
+    inits = [
+        tensor("we", rng.normal(0, 1 / np.sqrt(ENCODER_DIM), (ENCODER_DIM, JOINER_DIM))),
+        tensor("wd", rng.normal(0, 1 / np.sqrt(PRED_HIDDEN), (PRED_HIDDEN, JOINER_DIM))),
+        tensor("wo", rng.normal(0, 1, (JOINER_DIM, TRANSDUCER_VOCAB + 1))),
+        tensor("bo", bias),
+        numpy_helper.from_array(np.array([2], dtype=np.int64), "axes2"),
+    ]
+    return helper.make_graph(
+        nodes,
+        "nemo-transducer-joiner-test",
+        [
+            helper.make_tensor_value_info("encoder_outputs", TensorProto.FLOAT, ["N", ENCODER_DIM, 1]),
+            helper.make_tensor_value_info("decoder_outputs", TensorProto.FLOAT, ["N", PRED_HIDDEN, 1]),
+        ],
+        [helper.make_tensor_value_info("outputs", TensorProto.FLOAT, ["N", 1, 1, TRANSDUCER_VOCAB + 1])],
+        inits,
+    )
+
+
+def write_transducer(out):
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(3)
+    encoder_meta = {
+        "vocab_size": TRANSDUCER_VOCAB,
+        "normalize_type": "per_feature",
+        "subsampling_factor": SUBSAMPLING,
+        "pred_rnn_layers": PRED_RNN_LAYERS,
+        "pred_hidden": PRED_HIDDEN,
+        "feat_dim": FEAT_DIM,
+        "model_type": "EncDecRNNTBPEModel",
+        "version": "2",
+        "model_author": "kikitori-tests",
+        "url": "test model with random weights",
+        "comment": "Only the encoder has metadata.",
+    }
+    save(transducer_encoder(rng), encoder_meta, os.path.join(out, "encoder.onnx"))
+    save(transducer_decoder(rng), {}, os.path.join(out, "decoder.onnx"))
+    save(transducer_joiner(rng), {}, os.path.join(out, "joiner.onnx"))
+    # SentencePiece pieces with "▁" word starts, then the blank, as NeMo exports list them.
+    pieces = ["<unk>", "▁the", "▁a", "s", "▁and", "t", "▁to", "e", "▁of", "d", "▁in", "ing", "▁i", "o", "▁we"]
+    assert len(pieces) == TRANSDUCER_VOCAB
+    with open(os.path.join(out, "tokens.txt"), "w", encoding="utf-8") as f:
+        for i, p in enumerate([*pieces, "<blk>"]):
+            f.write(f"{p} {i}\n")
+
+
 def without(meta, key):
     return {k: v for k, v in meta.items() if k != key}
 
@@ -181,6 +317,7 @@ def main():
     save(emb, embedding_meta(), os.path.join(out, "nemo-speaker-embedding.onnx"))
     save(emb, without(embedding_meta(), "output_dim"), os.path.join(out, "nemo-speaker-embedding-no-output-dim.onnx"))
     save(emb, {**embedding_meta(), "framework": "other"}, os.path.join(out, "nemo-speaker-embedding-not-nemo.onnx"))
+    write_transducer(os.path.join(out, "nemo-transducer"))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ export const TEST_ONNX_FILES = {
   embedding: "nemo-speaker-embedding.onnx",
   embeddingNoOutputDim: "nemo-speaker-embedding-no-output-dim.onnx",
   embeddingNotNemo: "nemo-speaker-embedding-not-nemo.onnx",
+  /** A NeMo transducer's directory: encoder.onnx, decoder.onnx, joiner.onnx, tokens.txt. */
+  nemoTransducer: "nemo-transducer",
 } as const;
 
 export type TestOnnxModels = { [K in keyof typeof TEST_ONNX_FILES]: string };
