@@ -7,11 +7,11 @@ import { charCount, headingBlocks, textLines } from "@kikitori/shared";
 import { detectLanguage, splitSentences } from "@kikitori/shared/language";
 import { checkSummary, checkTitles, describeFailure } from "../src/text/checks.ts";
 import { findSpeakerLabels } from "../src/text/labels.ts";
+import { sentenceWithPhrase } from "../src/text/phrase-sentence.ts";
 import { textRank } from "../src/text/rank.ts";
 import { parseSteering } from "../src/text/steering.ts";
 import { summarizeOffline } from "../src/text/summarize.ts";
 import { titlesOffline } from "../src/text/titles.ts";
-import { wovenSentence } from "../src/text/weave.ts";
 
 const FIX = path.resolve(import.meta.dirname, "fixtures");
 const read = (f: string) => readFileSync(path.join(FIX, f), "utf8");
@@ -115,10 +115,12 @@ describe("summary guarantees", () => {
   });
 
   it("weaves a missing phrase in the text's language; a phrase that is a sentence stays as it is", () => {
-    expect(wovenSentence("Quantenphysik", "de")).toBe("Auch das Thema „Quantenphysik“ gehört in diesen Zusammenhang.");
-    expect(wovenSentence("量子物理", "ja")).toContain("「量子物理」");
-    expect(wovenSentence("physique quantique", "xx")).toBe("The discussion also relates to physique quantique.");
-    expect(wovenSentence("Bees matter.", "en")).toBe("Bees matter.");
+    expect(sentenceWithPhrase("Quantenphysik", "de")).toBe(
+      "Auch das Thema „Quantenphysik“ gehört in diesen Zusammenhang.",
+    );
+    expect(sentenceWithPhrase("量子物理", "ja")).toContain("「量子物理」");
+    expect(sentenceWithPhrase("physique quantique", "xx")).toBe("The discussion also relates to physique quantique.");
+    expect(sentenceWithPhrase("Bees matter.", "en")).toBe("Bees matter.");
   });
 
   it("sentences holding the phrases that alone exceed the length are cut around the phrases", () => {

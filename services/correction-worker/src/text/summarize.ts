@@ -18,8 +18,8 @@ import {
 } from "@kikitori/shared/language";
 import { endsSentence, lengthBounds, usesSentencePunctuation } from "./checks.ts";
 import { findSpeakerLabels } from "./labels.ts";
+import { sentenceWithPhrase } from "./phrase-sentence.ts";
 import { textRank } from "./rank.ts";
-import { wovenSentence } from "./weave.ts";
 
 export interface SummaryRequest {
   text: string;
@@ -255,9 +255,9 @@ class Summarizer {
           else for (const it of this.items) if (it.sentence === i) it.forced = true;
         }
       } else {
-        // Not in the text (or only with other casing/spacing): still required verbatim, so it is woven
+        // Not in the text (or only with other casing/spacing): still required verbatim, so it is put
         // into a sentence of its own (the screen also tells the user the text did not contain it).
-        const own = wovenSentence(phrase, this.lang);
+        const own = sentenceWithPhrase(phrase, this.lang);
         this.items.push({
           start: -1,
           end: -1,

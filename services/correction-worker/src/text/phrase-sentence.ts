@@ -3,7 +3,7 @@
  * reads as part of the summary rather than a fragment tacked on ("…a decoration. quantum physics.").
  * The phrase stays verbatim; a phrase that is already a sentence (ends with its own stop) is kept.
  */
-const WEAVE: Record<string, (p: string) => string> = {
+const PHRASE_SENTENCE: Record<string, (p: string) => string> = {
   en: (p) => `The discussion also relates to ${p}.`,
   de: (p) => `Auch das Thema „${p}“ gehört in diesen Zusammenhang.`,
   fr: (p) => `Le sujet « ${p} » s’inscrit aussi dans ce propos.`,
@@ -30,7 +30,7 @@ const WEAVE: Record<string, (p: string) => string> = {
   vi: (p) => `Nội dung này cũng liên quan đến ${p}.`,
 };
 
-export function wovenSentence(phrase: string, lang: string): string {
+export function sentenceWithPhrase(phrase: string, lang: string): string {
   if (/[.!?。！？…]$/u.test(phrase)) return phrase;
-  return (WEAVE[lang] ?? WEAVE.en)(phrase);
+  return (PHRASE_SENTENCE[lang] ?? PHRASE_SENTENCE.en)(phrase);
 }
