@@ -4,7 +4,7 @@
  */
 
 import { normWord } from "@kikitori/shared/language";
-import { NAME_GOVERNORS, nameEndingAt, nameStartingAt, type Person } from "./people.ts";
+import { NAME_GOVERNORS, nameEndingAt, nameStartingAt, type Person } from "./names-in-text.ts";
 import type { Role } from "./port.ts";
 import {
   EN_AMBIGUOUS_NAMES,

@@ -15,7 +15,7 @@ import { speakerLabels } from "@kikitori/shared/server";
 import { cleanSpaceless, removeFillers, removeRepeats } from "./clean.ts";
 import { finishSentence, type Sentence } from "./finish.ts";
 import { detectFormat, type ExplicitTurn, type FormatContext, parseLabelledText, type TurnFormat } from "./format.ts";
-import { type Person, peopleOf } from "./people.ts";
+import { type Person, peopleOf } from "./names-in-text.ts";
 import {
   type CorrectionEngine,
   type CorrectionInput,

@@ -2,11 +2,11 @@
  * Sentence boundaries of space-separated languages: split at existing punctuation, or (for
  * unpunctuated ASR output) at heuristic boundaries. Each sentence is then made presentable in
  * finish.ts (only punctuation and letter case are added; words are only ever removed); Japanese and
- * Chinese are split in spaceless.ts; who is named or addressed is in people.ts.
+ * Chinese are split in spaceless.ts; who is named or addressed is in names-in-text.ts.
  */
 
 import { normWord } from "@kikitori/shared/language";
-import { NAME_GOVERNORS, nameEndingAt, nameStartingAt, type Person } from "./people.ts";
+import { NAME_GOVERNORS, nameEndingAt, nameStartingAt, type Person } from "./names-in-text.ts";
 import {
   DE_QUESTION_START,
   DE_WH_PREV_BLOCK,
