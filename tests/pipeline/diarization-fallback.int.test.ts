@@ -12,6 +12,7 @@ import { createObjectStore, type ObjectStore } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
 import { pino } from "pino";
 import { toSnapshot } from "../../services/gateway/src/routes/snapshot.ts";
+import { ClassicDiarizationEngine } from "../../services/transcription-worker/src/diarization/classic.ts";
 import { SherpaDiarizationEngine } from "../../services/transcription-worker/src/diarization/sherpa.ts";
 import { processTranscription } from "../../services/transcription-worker/src/handlers/transcribe.ts";
 import { createTestDatabase, insertJob, insertVerifiedUser, uniquePrefix } from "../support/db.ts";
@@ -42,7 +43,7 @@ afterAll(async () => {
 });
 
 /** The handler's first run on a new job, up to where it hands the chunks to the queue. */
-async function splitJob(diarization: SherpaDiarizationEngine): Promise<string> {
+async function splitJob(diarization: SherpaDiarizationEngine | ClassicDiarizationEngine): Promise<string> {
   const db = database.db;
   const { uid } = await insertVerifiedUser(db);
   const jobId = randomUUID();
@@ -95,4 +96,11 @@ it("working sherpa models: sherpa's speakers, no notice", async () => {
   expect(row.diarizationEngine).toBe(engine.name);
   expect(row.notices).toEqual([]);
   expect(toSnapshot(row).notices).toEqual([]);
+});
+
+it("the classic engine standing in for sherpa since start: every job carries the notice", async () => {
+  const jobId = await splitJob(new ClassicDiarizationEngine({ notice: "diarization_fallback" }));
+  const row = await database.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } });
+  expect(row.diarizationEngine).toBe("classic");
+  expect(row.notices).toEqual(["diarization_fallback"]);
 });

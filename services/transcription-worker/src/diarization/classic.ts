@@ -1,3 +1,4 @@
+import type { JobNotice } from "@kikitori/shared";
 import type { SpeechSpan } from "../vad.ts";
 import { childModule, runChild } from "./child.ts";
 import { bicClusters, refineByLikelihood } from "./cluster.ts";
@@ -80,6 +81,12 @@ export function diarizePieces(
 export class ClassicDiarizationEngine implements DiarizationEngine {
   readonly name = "classic";
   readonly kind = "classic" as const;
+  readonly notice?: JobNotice;
+
+  /** `notice`: this engine stands in for the neural one, which failed at start (see DiarizationEngine). */
+  constructor(opts: { notice?: JobNotice } = {}) {
+    this.notice = opts.notice;
+  }
 
   async check(): Promise<void> {}
 

@@ -21,6 +21,8 @@ export async function createDiarizationEngine(
   if (cfg.DIARIZATION_ENGINE === "classic") return new ClassicDiarizationEngine();
   const models = await sherpaModelsReady(cfg.MODELS_DIR);
   let why = `its models are not in ${cfg.MODELS_DIR} (run: npm run models -- pull diarization)`;
+  // The neural engine was meant to run (asked for, or its models are there): jobs say it did not.
+  const meant = cfg.DIARIZATION_ENGINE === "sherpa" || models !== null;
   if (models) {
     const engine = new SherpaDiarizationEngine(models);
     try {
@@ -33,5 +35,5 @@ export async function createDiarizationEngine(
   }
   const log = cfg.DIARIZATION_ENGINE === "sherpa" ? logger.warn.bind(logger) : logger.info.bind(logger);
   log({ reason: why, engine: "classic" }, "speaker diarization: sherpa not available, using the classic engine");
-  return new ClassicDiarizationEngine();
+  return meant ? new ClassicDiarizationEngine({ notice: "diarization_fallback" }) : new ClassicDiarizationEngine();
 }

@@ -1,4 +1,4 @@
-import type { DIARIZATION_ENGINES } from "@kikitori/shared";
+import type { DIARIZATION_ENGINES, JobNotice } from "@kikitori/shared";
 import type { SpeechSpan } from "../vad.ts";
 
 export { MAX_SPEAKERS } from "@kikitori/shared";
@@ -24,6 +24,8 @@ export interface DiarizationEngine {
   /** Shown on the job ("classic", "sherpa:titanet-small"). */
   readonly name: string;
   readonly kind: DiarizationEngineName;
+  /** Set when this engine stands in for one that failed at start: every job it diarizes carries it. */
+  readonly notice?: JobNotice;
   /** Fails with a clear message when the engine cannot work (a model missing or corrupt). */
   check(): Promise<void>;
   diarize(wavPath: string, speech: SpeechSpan[], opts?: DiarizeOptions): Promise<SpeakerSpan[]>;

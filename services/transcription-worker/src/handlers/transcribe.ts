@@ -47,7 +47,7 @@ export interface TranscriptionDeps {
   /** The speech engine: its name goes on the job, and it detects the language once when asked for "auto". */
   engine: Pick<TranscriptionEngine, "name" | "detectLanguage">;
   /** Tells the voices apart before the chunks are transcribed (null: off, one speaker). */
-  diarization?: Pick<DiarizationEngine, "name" | "diarize"> | null;
+  diarization?: Pick<DiarizationEngine, "name" | "diarize" | "notice"> | null;
   /** Used for a job when `diarization` fails on it (default: the classic engine). */
   fallbackDiarization?: Pick<DiarizationEngine, "name" | "diarize">;
   chunkSeconds: number;
@@ -304,7 +304,7 @@ interface Diarized {
  */
 async function diarizeOrFallBack(
   deps: Pick<TranscriptionDeps, "fallbackDiarization">,
-  engine: Pick<DiarizationEngine, "name" | "diarize">,
+  engine: Pick<DiarizationEngine, "name" | "diarize" | "notice">,
   wav: string,
   speech: SpeechSpan[],
   speakerCount: number | null,
@@ -313,7 +313,7 @@ async function diarizeOrFallBack(
   const opts = { speakers: speakerCount ?? undefined };
   let used = engine;
   let spans: SpeakerSpan[];
-  const notices: JobNotice[] = [];
+  const notices: JobNotice[] = engine.notice ? [engine.notice] : [];
   try {
     spans = await engine.diarize(wav, speech, opts);
   } catch (err) {
@@ -325,7 +325,7 @@ async function diarizeOrFallBack(
     );
     used = fallback;
     spans = await fallback.diarize(wav, speech, opts);
-    notices.push("diarization_fallback");
+    if (!notices.includes("diarization_fallback")) notices.push("diarization_fallback");
   }
   log.info(
     { engine: used.name, speakers: new Set(spans.map((s) => s.speaker)).size, turns: spans.length },
