@@ -107,6 +107,102 @@ interface Candidate {
   tier: number;
 }
 
+/** Every ordered choice of distinct phrases (of `phraseCount`) for 1 to 3 slots, the best phrases first. */
+function slotPicks(phraseCount: number, slotCount: number): number[][] {
+  const picks: number[][] = [];
+  for (let first = 0; first < phraseCount; first++) {
+    if (slotCount < 2) picks.push([first]);
+    else
+      for (let second = 0; second < phraseCount; second++) {
+        if (second === first) continue;
+        if (slotCount < 3) picks.push([first, second]);
+        else
+          for (let third = 0; third < phraseCount; third++)
+            if (third !== first && third !== second) picks.push([first, second, third]);
+      }
+  }
+  return picks;
+}
+
+/**
+ * Greedy choice for variety: each next title shares as few words as possible with those taken,
+ * prefers an unused pattern, and never repeats the word set of a taken title in another order.
+ */
+function pickVaried(candidates: readonly Candidate[], count: number, before: readonly Candidate[]): Candidate[] {
+  const taken: Candidate[] = [];
+  const usedPatterns = new Set<string>();
+  while (taken.length < count) {
+    let best: Candidate | null = null;
+    let bestCost = Number.POSITIVE_INFINITY;
+    for (const c of candidates) {
+      if (taken.includes(c)) continue;
+      let overlap = 0;
+      let same = false;
+      for (const t of taken) {
+        const j = jaccard(c.words, t.words);
+        if (j === 1) same = true;
+        overlap = Math.max(overlap, j);
+      }
+      if (same) continue;
+      // Titles of an earlier run: not again, not even reordered, and little of their wording.
+      let earlier = 0;
+      for (const t of before) {
+        const j = jaccard(c.words, t.words);
+        if (j === 1) same = true;
+        earlier = Math.max(earlier, j);
+      }
+      if (same) continue;
+      const cost = c.tier * 10 + overlap * 3 + earlier * 2 + (usedPatterns.has(c.pattern) ? 1 : 0) + c.rank * 0.05;
+      if (cost < bestCost) {
+        best = c;
+        bestCost = cost;
+      }
+    }
+    if (!best) break;
+    taken.push(best);
+    usedPatterns.add(best.pattern);
+  }
+  return taken;
+}
+
+/** A repeated run (`variant` > 0) takes the next combinations, as long as there are enough new ones. */
+function chosenForVariant(candidates: readonly Candidate[], count: number, variant: number): Candidate[] {
+  let shown: Candidate[] = [];
+  let chosen = pickVaried(candidates, count, shown);
+  for (let v = 0; v < variant; v++) {
+    shown = [...shown, ...chosen];
+    const next = pickVaried(candidates, count, shown);
+    if (next.length < count) {
+      shown = [];
+      chosen = pickVaried(candidates, count, shown);
+    } else chosen = next;
+  }
+  return chosen;
+}
+
+/** The chosen titles, completed up to the count asked for when there were too few phrases. */
+function completeTitles(chosen: readonly Candidate[], req: TitlesRequest, lang: string): string[] {
+  const titles: string[] = chosen.map((c) => c.title);
+  const seen = new Set(chosen.map((c) => c.key));
+  const push = (t: string) => {
+    const title = normaliseTitle(t);
+    const key = titleKey(title);
+    if (!title || seen.has(key) || titles.length >= req.numTitles) return;
+    seen.add(key);
+    titles.push(title);
+  };
+  // Too few phrases for the count asked: the text's leading sentences, shortened, then numbered variants.
+  if (titles.length < req.numTitles) {
+    for (const s of splitSentences(req.text, lang)) {
+      if (titles.length >= req.numTitles) break;
+      push(shorten(s.text, lang, 60));
+    }
+  }
+  const base = titles[0] ?? shorten(req.text, lang, 40);
+  for (let k = 2; titles.length < req.numTitles; k++) push(`${base} (${k})`);
+  return titles;
+}
+
 function makeTitles(
   req: TitlesRequest,
   lang: string,
@@ -156,18 +252,7 @@ function makeTitles(
         fixed = wordSet(pattern.replace(/\{[ABCGN]\}/g, " "), lang);
         fixedWords.set(pattern, fixed);
       }
-      // Every ordered choice of distinct phrases for the slots (the best phrases first).
-      const picks: number[][] = [];
-      for (let a = 0; a < m; a++) {
-        if (slots.length < 2) picks.push([a]);
-        else
-          for (let b = 0; b < m; b++) {
-            if (b === a) continue;
-            if (slots.length < 3) picks.push([a, b]);
-            else for (let c = 0; c < m; c++) if (c !== a && c !== b) picks.push([a, b, c]);
-          }
-      }
-      for (const pick of picks.slice(0, 60)) {
+      for (const pick of slotPicks(m, slots.length).slice(0, 60)) {
         const used = pick.slice(0, slots.length);
         if (!used.every((i) => usable[i])) continue;
         const [a, b, c] = used;
@@ -187,75 +272,8 @@ function makeTitles(
     });
   });
 
-  // Greedy choice for variety: each next title shares as few words as possible with those taken,
-  // prefers an unused pattern, and never repeats the word set of a taken title in another order.
-  const pickRun = (count: number, before: readonly Candidate[]): Candidate[] => {
-    const taken: Candidate[] = [];
-    const usedPatterns = new Set<string>();
-    while (taken.length < count) {
-      let best: Candidate | null = null;
-      let bestCost = Number.POSITIVE_INFINITY;
-      for (const c of candidates) {
-        if (taken.includes(c)) continue;
-        let overlap = 0;
-        let same = false;
-        for (const t of taken) {
-          const j = jaccard(c.words, t.words);
-          if (j === 1) same = true;
-          overlap = Math.max(overlap, j);
-        }
-        if (same) continue;
-        // Titles of an earlier run: not again, not even reordered, and little of their wording.
-        let earlier = 0;
-        for (const t of before) {
-          const j = jaccard(c.words, t.words);
-          if (j === 1) same = true;
-          earlier = Math.max(earlier, j);
-        }
-        if (same) continue;
-        const cost = c.tier * 10 + overlap * 3 + earlier * 2 + (usedPatterns.has(c.pattern) ? 1 : 0) + c.rank * 0.05;
-        if (cost < bestCost) {
-          best = c;
-          bestCost = cost;
-        }
-      }
-      if (!best) break;
-      taken.push(best);
-      usedPatterns.add(best.pattern);
-    }
-    return taken;
-  };
-  // A repeated run takes the next combinations, as long as there are enough new ones.
-  let shown: Candidate[] = [];
-  let chosen = pickRun(req.numTitles, shown);
-  for (let v = 0; v < (req.variant ?? 0); v++) {
-    shown = [...shown, ...chosen];
-    const next = pickRun(req.numTitles, shown);
-    if (next.length < req.numTitles) {
-      shown = [];
-      chosen = pickRun(req.numTitles, shown);
-    } else chosen = next;
-  }
-
-  const titles: string[] = chosen.map((c) => c.title);
-  const seen = new Set(chosen.map((c) => c.key));
-  const push = (t: string) => {
-    const title = normaliseTitle(t);
-    const key = titleKey(title);
-    if (!title || seen.has(key) || titles.length >= req.numTitles) return;
-    seen.add(key);
-    titles.push(title);
-  };
-  // Too few phrases for the count asked: the text's leading sentences, shortened, then numbered variants.
-  if (titles.length < req.numTitles) {
-    for (const s of splitSentences(req.text, lang)) {
-      if (titles.length >= req.numTitles) break;
-      push(shorten(s.text, lang, 60));
-    }
-  }
-  const base = titles[0] ?? shorten(req.text, lang, 40);
-  for (let k = 2; titles.length < req.numTitles; k++) push(`${base} (${k})`);
-  return titles;
+  const chosen = chosenForVariant(candidates, req.numTitles, req.variant ?? 0);
+  return completeTitles(chosen, req, lang);
 }
 
 /** The text cut to about `max` characters at a word boundary, with "…" when cut. */
