@@ -26,6 +26,7 @@ import { sendStoredAudio } from "../lib/audio-stream.ts";
 import { headCapture } from "../lib/head-capture.ts";
 import { DECODE_WAIT_MS, parseUploadFields, type UploadService } from "../usecases/upload.ts";
 import { searchJobs } from "../workspace/search.ts";
+import type { ZodApp } from "../zod-app.ts";
 import { isAudioExpired, toListItem, toSnapshot } from "./snapshot.ts";
 import { assertMultipartBoundary, BodyWatch, UploadSlots } from "./upload-guards.ts";
 
@@ -49,9 +50,17 @@ export interface TranscriptionRoutesOptions {
 const unstorable = (what: string) =>
   new AppError("VALIDATION_FAILED", `${what} contains a NUL byte or an unpaired surrogate`);
 
+type Guard = ReturnType<typeof requireAuth>;
+
 export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptions> = async (app, opts) => {
-  const { db, store } = opts;
   const guard = requireAuth(opts.signer);
+  const tags = ["transcription"];
+  recordingRoutes(app, opts, guard, tags);
+  jobReadRoutes(app, opts, guard, tags);
+};
+
+/** What speech recognition can do now, and the upload of a recording. */
+function recordingRoutes(app: ZodApp, opts: TranscriptionRoutesOptions, guard: Guard, tags: string[]): void {
   const limits = opts.uploadLimits ?? { idleMs: 30_000, totalMs: 600_000, perUser: 2 };
   const slots = new UploadSlots(
     opts.redis,
@@ -59,7 +68,6 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
     limits.perUser,
     Math.ceil(limits.totalMs / 1000) + DECODE_WAIT_MS / 1000 + 300,
   );
-  const tags = ["transcription"];
 
   app.get(
     "/speech",
@@ -155,7 +163,10 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       }
     },
   );
+}
 
+/** A job's snapshot, the user's jobs a page at a time, and a job's stored audio. */
+function jobReadRoutes(app: ZodApp, { db, store }: TranscriptionRoutesOptions, guard: Guard, tags: string[]): void {
   app.get(
     "/transcriptions/:jobId",
     {
@@ -224,4 +235,4 @@ export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptio
       return sendStoredAudio(req, reply, store, { key: job.audioKey, mime: job.audioMime, bytes: job.audioBytes });
     },
   );
-};
+}
