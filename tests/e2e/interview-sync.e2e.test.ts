@@ -85,7 +85,10 @@ it("edits of the transcript reach the interview text; a hand-edited turn is the 
   await page.getByTestId("ws-segment-text").nth(2).fill("we'd get up at four every morning to light the ovens");
   await waitSaved(page);
   await page.waitForFunction(
-    () => (document.querySelector('[data-testid="ws-interview"]') as HTMLTextAreaElement | null)?.value.includes("four every morning"),
+    () =>
+      (document.querySelector('[data-testid="ws-interview"]') as HTMLTextAreaElement | null)?.value.includes(
+        "four every morning",
+      ),
     undefined,
     { timeout: 60_000 },
   );

@@ -2,7 +2,7 @@
 // model files in sherpa-onnx's exact formats (random weights, tests/support/onnx-models.ts): the
 // files load, run and are parsed into speaker spans; a wrong shape, a missing metadata key or a
 // truncated file fails here, with a clear error, instead of in a user's job.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

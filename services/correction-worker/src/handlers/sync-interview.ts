@@ -55,11 +55,11 @@ export async function processInterviewSync(deps: SyncDeps, job: JobLike<unknown>
   const p: InterviewSyncJob = parseJobPayload(interviewSyncJobSchema, job.data);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const row = await deps.db.transcriptionJob.findUnique({ where: { id: p.jobId } });
-    if (!row || row.status !== "completed" || row.rewrittenText === null) {
+    if (row?.status !== "completed" || row.rewrittenText === null) {
       return { synced: false, reason: "job not complete or gone" };
     }
     const stored = readSync(row.interviewSync);
-    if (!stored || stored.state !== "updating") return { synced: false, reason: "nothing to bring up to date" };
+    if (stored?.state !== "updating") return { synced: false, reason: "nothing to bring up to date" };
     const result = await syncOnce(deps, row, stored);
     const saved = await deps.db.$transaction(async (tx) => {
       const moved = await jobLifecycle.synced(tx, row.id, row.version, {
