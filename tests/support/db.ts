@@ -76,3 +76,39 @@ export async function insertJob(db: Db, userId: string, over: Record<string, unk
   });
   return id;
 }
+
+/**
+ * A signed-in user with a finished two-voice interview ("Interview mit Anna.mp3": Anna asks, Dr.
+ * Tanaka answers, four timed lines), for the export and quote tests; `over` changes any column.
+ */
+export async function userWithInterview(
+  t: {
+    db: Db;
+    gw: { signer: { sign: (c: { sub: string; email: string; email_verified: boolean }) => Promise<string> } };
+  },
+  over: Record<string, unknown> = {},
+): Promise<{ uid: string; token: string; jobId: string }> {
+  const { uid, email } = await insertVerifiedUser(t.db);
+  const token = await t.gw.signer.sign({ sub: uid, email, email_verified: true });
+  const jobId = await insertJob(t.db, uid, {
+    durationSeconds: 12,
+    originalName: "Interview mit Anna.mp3",
+    audioLanguage: "en",
+    status: "completed",
+    transcription: "So how did it start? It started in a garage. Really? Yes.",
+    segments: [
+      { start: 0.5, end: 2, text: "So how did it start?", speaker: 0 },
+      { start: 2.5, end: 6, text: "It started in a garage.", speaker: 1 },
+      { start: 6.2, end: 7, text: "Really?", speaker: 0 },
+      { start: 7.5, end: 8.25, text: "Yes.", speaker: 1 },
+    ],
+    speakers: [
+      { id: 0, name: "Anna", role: "interviewer" },
+      { id: 1, name: "Dr. Tanaka", role: "interviewee" },
+    ],
+    rewrittenText:
+      "Anna: So how did it start?\n\nDr. Tanaka: It started in a garage.\n\nAnna: Really?\n\nDr. Tanaka: Yes.",
+    ...over,
+  });
+  return { uid, token, jobId };
+}

@@ -3,7 +3,7 @@
 // subtitles parse with a subtitle parser.
 import mammoth from "mammoth";
 import { parseSync } from "subtitle";
-import { insertJob, insertVerifiedUser } from "../../../tests/support/db.ts";
+import { userWithInterview } from "../../../tests/support/db.ts";
 import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 
 let t: TestGateway;
@@ -14,31 +14,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function userWithJob(over: Record<string, unknown> = {}) {
-  const { uid, email } = await insertVerifiedUser(t.db);
-  const token = await t.gw.signer.sign({ sub: uid, email, email_verified: true });
-  const jobId = await insertJob(t.db, uid, {
-    durationSeconds: 12,
-    originalName: "Interview mit Anna.mp3",
-    audioLanguage: "en",
-    status: "completed",
-    transcription: "So how did it start? It started in a garage. Really? Yes.",
-    segments: [
-      { start: 0.5, end: 2, text: "So how did it start?", speaker: 0 },
-      { start: 2.5, end: 6, text: "It started in a garage.", speaker: 1 },
-      { start: 6.2, end: 7, text: "Really?", speaker: 0 },
-      { start: 7.5, end: 8.25, text: "Yes.", speaker: 1 },
-    ],
-    speakers: [
-      { id: 0, name: "Anna", role: "interviewer" },
-      { id: 1, name: "Dr. Tanaka", role: "interviewee" },
-    ],
-    rewrittenText:
-      "Anna: So how did it start?\n\nDr. Tanaka: It started in a garage.\n\nAnna: Really?\n\nDr. Tanaka: Yes.",
-    ...over,
-  });
-  return { token, jobId };
-}
+const userWithJob = (over: Record<string, unknown> = {}) => userWithInterview(t, over);
 
 const get = (token: string, jobId: string, query: string) =>
   fetch(`${t.url}/api/transcriptions/${jobId}/export?${query}`, { headers: { authorization: `Bearer ${token}` } });

@@ -3,7 +3,7 @@
 // words (marked stale until accepted), is exported as Markdown, TXT and DOCX with [mm:ss] and the name;
 // another user gets 404; a bad range is a 400; the per-job limit is a 409.
 import mammoth from "mammoth";
-import { insertJob, insertVerifiedUser } from "../../../tests/support/db.ts";
+import { userWithInterview } from "../../../tests/support/db.ts";
 import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { createQuoteService, type QuoteService } from "../src/quotes/usecases.ts";
 
@@ -15,30 +15,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function userWithJob(over: Record<string, unknown> = {}) {
-  const { uid, email } = await insertVerifiedUser(t.db);
-  const token = await t.gw.signer.sign({ sub: uid, email, email_verified: true });
-  const jobId = await insertJob(t.db, uid, {
-    durationSeconds: 12,
-    originalName: "Interview mit Anna.mp3",
-    audioLanguage: "en",
-    status: "completed",
-    transcription: "So how did it start? It started in a garage. Really? Yes.",
-    segments: [
-      { start: 0.5, end: 2, text: "So how did it start?", speaker: 0 },
-      { start: 2.5, end: 6, text: "It started in a garage.", speaker: 1 },
-      { start: 6.2, end: 7, text: "Really?", speaker: 0 },
-      { start: 7.5, end: 8.25, text: "Yes.", speaker: 1 },
-    ],
-    speakers: [
-      { id: 0, name: "Anna", role: "interviewer" },
-      { id: 1, name: "Dr. Tanaka", role: "interviewee" },
-    ],
+const userWithJob = (over: Record<string, unknown> = {}) =>
+  userWithInterview(t, {
     rewrittenText: "Anna: So how did it start?\n\nDr. Tanaka: It started in a garage.",
     ...over,
   });
-  return { uid, token, jobId };
-}
 
 const call = (token: string, method: string, path: string, body?: unknown) =>
   fetch(`${t.url}/api/transcriptions/${path}`, {
