@@ -11,7 +11,7 @@
  *    50,000-character interview, in this process and through the gateway's worker thread (min / median).
  *
  * 2. Both correction engines measured by the check on the correction test transcripts
- *    (services/correction-worker/test/fixtures: pocketsphinx-like and Whisper-like English, Japanese,
+ *    (services/text-worker/test/fixtures: pocketsphinx-like and Whisper-like English, Japanese,
  *    German), each with no tone and with the formal tone: the share of sentences supported, and the
  *    sentences flagged as invented, reworded and the raw passages flagged as dropped.
  *
@@ -20,20 +20,20 @@
  * reported as not measured (no model can be reached from this machine).
  */
 import { type FidelityReport, fidelityReport } from "@kikitori/shared";
+import { createFidelityService } from "../services/gateway/src/workspace/fidelity.ts";
 import {
   type CorrectionEngine,
   type CorrectionInput,
   OfflineCorrectionEngine,
-} from "../services/correction-worker/src/correction/index.ts";
-import { OpenAiCorrectionEngine } from "../services/correction-worker/src/correction/openai.ts";
-import { heardSpeakers } from "../services/correction-worker/src/handlers/correct.ts";
+} from "../services/text-worker/src/correction/index.ts";
+import { OpenAiCorrectionEngine } from "../services/text-worker/src/correction/openai.ts";
+import { heardSpeakers } from "../services/text-worker/src/handlers/correct.ts";
 import {
   FIXTURE_LANGUAGE,
   FIXTURES,
   type FixtureName,
   fixture,
-} from "../services/correction-worker/test/fixtures/correction-transcripts.ts";
-import { createFidelityService } from "../services/gateway/src/workspace/fidelity.ts";
+} from "../services/text-worker/test/fixtures/correction-transcripts.ts";
 import { FAULTS, type FaultKind, generateInterview, plantFaults } from "./fidelity-planted.ts";
 
 const print = (rows: string[][]) => {

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { applyGlossary } from "@kikitori/shared";
 
-const DIR = path.resolve(import.meta.dirname, "../services/correction-worker/test/fixtures/text-corpus");
+const DIR = path.resolve(import.meta.dirname, "../services/text-worker/test/fixtures/text-corpus");
 const SOURCES: Record<string, string[]> = {
   en: ["en-article-heat.txt", "en-interview-reefs.txt", "en-meeting-product.txt"],
   ja: ["ja-article-remote.txt", "ja-interview-farm.txt", "ja-meeting-product.txt"],

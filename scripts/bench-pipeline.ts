@@ -92,7 +92,7 @@ const rows: string[] = [];
 const t = await startTestGateway({ env: { RATE_LIMIT_AUTH_PER_IP_PER_MINUTE: "1000" } });
 const workers: ServiceProcess[] = [];
 try {
-  workers.push(await startWorker(t, "correction-worker"));
+  workers.push(await startWorker(t, "text-worker"));
   const ten = tenMinutes();
   for (const n of [1, 2]) {
     const tx: ServiceProcess[] = [];

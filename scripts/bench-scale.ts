@@ -2,7 +2,7 @@
 // processes (gateways and workers as in production, one PostgreSQL database, one Redis prefix, an
 // s3rver):
 //   1. jobs per minute (upload → corrected text) with 1, 2 and 3 transcription worker processes
-//      (CHUNK_CONCURRENCY=1 each, one correction worker) on a batch of short clips;
+//      (CHUNK_CONCURRENCY=1 each, one text worker) on a batch of short clips;
 //   2. socket fan-out latency (worker-side publish → message on the browser's socket) with 1,000 open
 //      sockets spread over two gateway processes: p50/p99 of a burst that reaches every socket at once,
 //      and of single updates while all sockets stay open.
@@ -105,7 +105,7 @@ try {
   // ---- 1. jobs per minute with 1, 2, 3 transcription workers
   const audio = clip(CLIP_SECONDS);
   const gw = await c.startGateway();
-  await c.startWorker("correction-worker");
+  await c.startWorker("text-worker");
   const tx: WorkerProcess[] = [];
   const txEnv = { CHUNK_CONCURRENCY: "1" };
   tx.push(await c.startWorker("transcription-worker", txEnv));

@@ -3,10 +3,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { charCount } from "@kikitori/shared";
-import { checkSummary, checkTitles } from "../services/correction-worker/src/text/checks.ts";
-import { OfflineTextEngine } from "../services/correction-worker/src/text/offline.ts";
+import { checkSummary, checkTitles } from "../services/text-worker/src/text/checks.ts";
+import { OfflineTextEngine } from "../services/text-worker/src/text/offline.ts";
 
-const DIR = path.resolve(import.meta.dirname, "../services/correction-worker/test/fixtures/text-corpus");
+const DIR = path.resolve(import.meta.dirname, "../services/text-worker/test/fixtures/text-corpus");
 const SOURCES: Record<string, { files: string[]; phrases: [string, string] }> = {
   en: {
     files: ["en-article-heat.txt", "en-interview-reefs.txt", "en-meeting-product.txt"],

@@ -9,4 +9,4 @@ export interface ServiceBuild {
   /** Directories copied as they are: source -> path under the image's /app. */
   assets?: Record<string, string>;
 }
-export const SERVICES: Record<"gateway" | "transcription-worker" | "correction-worker" | "billing", ServiceBuild>;
+export const SERVICES: Record<"gateway" | "transcription-worker" | "text-worker" | "billing", ServiceBuild>;

@@ -66,7 +66,7 @@ export const SERVICES = {
     assets: { "services/transcription-worker/models": "models" },
     external: ["sherpa-onnx-node", "@napi-rs/whisper"],
   },
-  "correction-worker": { entries: { main: "services/correction-worker/src/main.ts", ...SHARED }, external: [] },
+  "text-worker": { entries: { main: "services/text-worker/src/main.ts", ...SHARED }, external: [] },
   billing: { entries: { main: "services/billing/src/main.ts", ...SHARED }, external: [] },
 };
 

@@ -5,7 +5,7 @@
 #   2. makes the local Node base image when it is missing (Docker Hub cannot be reached from CI:
 #      a Debian bookworm minbase with this machine's Node and npm, slimmed like debian:bookworm-slim);
 #   3. builds the four targets of infra/Dockerfile on it and prints their sizes, failing when one is
-#      over its budget (billing and the correction worker 300 MB, the gateway and the transcription
+#      over its budget (billing and the text worker 300 MB, the gateway and the transcription
 #      worker 600 MB);
 #   4. runs them on the host network against the test PostgreSQL (127.0.0.1:5432) and Redis
 #      (127.0.0.1:6379) and the embedded S3 store (scripts/objectstore.mjs), migrates with the
@@ -102,11 +102,11 @@ fi
 # --- 3. The four images -------------------------------------------------------------------------------
 TAG=${KIKITORI_TAG:-smoke}
 export KIKITORI_TAG=$TAG
-declare -A BUDGET_MB=([billing]=300 [correction-worker]=300 [gateway]=600 [transcription-worker]=600)
+declare -A BUDGET_MB=([billing]=300 [text-worker]=300 [gateway]=600 [transcription-worker]=600)
 # The legacy builder (no BuildKit needed) on the host network (npm and Debian's mirror, as the host reaches
 # them). Stages shared by the targets are built once and cached: a warm run only redoes what changed.
 over=()
-for target in gateway transcription-worker correction-worker billing; do
+for target in gateway transcription-worker text-worker billing; do
   s=$(date +%s)
   if ! DOCKER_BUILDKIT=0 docker build --network host --build-arg NODE_IMAGE="$BASE" \
     -f infra/Dockerfile --target "$target" -t "kikitori/$target:$TAG" . >"/tmp/kikitori-build-$target.log" 2>&1; then

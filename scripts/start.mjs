@@ -193,7 +193,7 @@ async function stopAll(code = 0) {
   stopping = true;
   process.exitCode = code;
   log("stopping");
-  const order = ["gateway", "transcription-worker", "correction-worker", "billing", "objectstore"];
+  const order = ["gateway", "transcription-worker", "text-worker", "billing", "objectstore"];
   for (const name of order) {
     const c = children.get(name);
     if (!c) continue;
@@ -229,7 +229,7 @@ if (embeddedS3) {
 const tsx = ["--import", "tsx"];
 run("gateway", [...tsx, "services/gateway/src/main.ts"]);
 run("transcription-worker", [...tsx, "services/transcription-worker/src/main.ts"]);
-run("correction-worker", [...tsx, "services/correction-worker/src/main.ts"]);
+run("text-worker", [...tsx, "services/text-worker/src/main.ts"]);
 run("billing", [...tsx, "services/billing/src/main.ts"]);
 
 // 6. ready

@@ -1,6 +1,6 @@
 // `npm run test:faults`: the fault and abuse suite, with a table of figures at the end.
 // It runs against a real stack on loopback (PostgreSQL and Redis as for the integration tests, the
-// embedded object store, two gateways on one database and Redis prefix, a correction worker process)
+// embedded object store, two gateways on one database and Redis prefix, a text worker process)
 // and checks:
 //   1. bad inputs over HTTP and the WebSocket: every one answered with a clean 4xx in the error shape
 //      (or, on the socket, closed with the right code), none unanswered within 10 s, the gateway
@@ -69,7 +69,7 @@ const env = {
 };
 const t = await startTestGateway({ env });
 const second = await startReplica(t);
-const worker = await startWorker(t, "correction-worker");
+const worker = await startWorker(t, "text-worker");
 
 async function user(opts: { password?: string } = {}) {
   const { uid, email } = await insertVerifiedUser(t.db);
@@ -842,11 +842,11 @@ async function waitPort(port: number, ms = 30_000): Promise<void> {
   }
 }
 
-/** A transcription and a correction worker on `stack` (small chunks, one at a time, so a fault lands mid-job). */
+/** A transcription and a text worker on `stack` (small chunks, one at a time, so a fault lands mid-job). */
 async function startPipelineWorkers(stack: TestGateway): Promise<ServiceProcess[]> {
   return [
     await startWorker(stack, "transcription-worker", { CHUNK_SECONDS: "10", CHUNK_CONCURRENCY: "1" }),
-    await startWorker(stack, "correction-worker"),
+    await startWorker(stack, "text-worker"),
   ];
 }
 

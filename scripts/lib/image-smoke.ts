@@ -28,7 +28,7 @@ import { startEmbeddedS3 } from "./embedded-s3.ts";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TAG = process.env.KIKITORI_TAG ?? "smoke";
 const KEEP = process.env.SMOKE_KEEP === "1";
-const SERVICES = ["billing", "correction-worker", "transcription-worker", "gateway"] as const;
+const SERVICES = ["billing", "text-worker", "transcription-worker", "gateway"] as const;
 type Service = (typeof SERVICES)[number];
 const image = (s: Service) => `kikitori/${s}:${TAG}`;
 const t0 = Date.now();
@@ -53,7 +53,7 @@ const [s3Port, gatewayPort, ...opsPorts] = await Promise.all([0, 1, 2, 3, 4, 5].
 const OPS: Record<Service, number> = {
   gateway: opsPorts[0],
   "transcription-worker": opsPorts[1],
-  "correction-worker": opsPorts[2],
+  "text-worker": opsPorts[2],
   billing: opsPorts[3],
 };
 const names = (s: Service) => `kikitori-smoke-${id}-${s}`;
@@ -82,7 +82,7 @@ const ENV: Record<Service, Record<string, string>> = {
     TRANSCRIPTION_ENGINE: "pocketsphinx",
     MODELS_DIR: "/models",
   },
-  "correction-worker": ops("correction-worker"),
+  "text-worker": ops("text-worker"),
   // The local provider on purpose: no payment is made here.
   billing: { ...ops("billing"), PAYMENT_PROVIDER: "local", ALLOW_TEST_PAYMENTS: "true" },
 };

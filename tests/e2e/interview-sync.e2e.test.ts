@@ -1,14 +1,14 @@
 /// <reference lib="dom" />
 // The interview text follows the edited transcript, in Chromium against the real gateway and
-// correction worker: a word fixed in a line reaches its turn of the interview text (and no other), a
+// text worker: a word fixed in a line reaches its turn of the interview text (and no other), a
 // line in the middle of a run given to the other speaker shows under that speaker, a line split at
 // the caret becomes two lines, and a turn rewritten by hand becomes a conflict the user resolves.
 import { jest } from "@jest/globals";
 import type { TranscriptSegment } from "@kikitori/shared";
 import type { Page } from "playwright-core";
-import { OfflineCorrectionEngine } from "../../services/correction-worker/src/correction/index.ts";
-import { heardSpeakers } from "../../services/correction-worker/src/handlers/correct.ts";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
+import { OfflineCorrectionEngine } from "../../services/text-worker/src/correction/index.ts";
+import { heardSpeakers } from "../../services/text-worker/src/handlers/correct.ts";
 import { browserStack } from "../support/browser.ts";
 import { insertJob } from "../support/db.ts";
 import { createUser } from "../support/pipeline.ts";

@@ -14,7 +14,7 @@ import { startTestGateway, type TestGateway } from "../support/gateway.ts";
 
 jest.setTimeout(90_000);
 
-const CORPUS = path.resolve(import.meta.dirname, "../../services/correction-worker/test/fixtures/text-corpus");
+const CORPUS = path.resolve(import.meta.dirname, "../../services/text-worker/test/fixtures/text-corpus");
 const article = readFileSync(path.join(CORPUS, "en-article-heat.txt"), "utf8");
 const minutes = readFileSync(path.join(CORPUS, "en-meeting-product.txt"), "utf8");
 const PASSWORD = "a long enough password";
@@ -26,7 +26,7 @@ let browser: Browser;
 beforeAll(async () => {
   t = await startTestGateway({ fixedPort: true });
   const port = await freePort();
-  worker = startService("correction-worker", {
+  worker = startService("text-worker", {
     ...t.env,
     OPS_HOST: "127.0.0.1",
     OPS_PORT: String(port),

@@ -11,7 +11,7 @@ const DIRS = [
   "services/shared/src",
   "services/gateway/src",
   "services/transcription-worker/src",
-  "services/correction-worker/src",
+  "services/text-worker/src",
   "services/billing/src",
   "web/src",
 ];

@@ -9,8 +9,8 @@ import path from "node:path";
 import Ajv2019 from "ajv/dist/2019.js";
 import { parse } from "yaml";
 import { billingEnv } from "../../services/billing/src/config.ts";
-import { correctionWorkerEnv } from "../../services/correction-worker/src/config.ts";
 import { gatewayEnv } from "../../services/gateway/src/config.ts";
+import { textWorkerEnv } from "../../services/text-worker/src/config.ts";
 import { transcriptionWorkerEnv } from "../../services/transcription-worker/src/config.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -108,23 +108,23 @@ const EXPECTED = [
   "models",
   "gateway",
   "transcription-worker",
-  "correction-worker",
+  "text-worker",
   "billing",
   "prometheus",
 ];
 /** One-shot services: they run to completion, so no healthcheck. */
 const ONE_SHOT = new Set(["bucket-init", "migrate", "models"]);
-const APP = ["gateway", "transcription-worker", "correction-worker", "billing"] as const;
+const APP = ["gateway", "transcription-worker", "text-worker", "billing"] as const;
 const SCHEMAS: Record<(typeof APP)[number], unknown> = {
   gateway: gatewayEnv,
   "transcription-worker": transcriptionWorkerEnv,
-  "correction-worker": correctionWorkerEnv,
+  "text-worker": textWorkerEnv,
   billing: billingEnv,
 };
 const OPS_PORT: Record<(typeof APP)[number], number> = {
   gateway: 3100,
   "transcription-worker": 3101,
-  "correction-worker": 3102,
+  "text-worker": 3102,
   billing: 3103,
 };
 
@@ -249,7 +249,7 @@ describe("docker-compose.yml", () => {
       expect(deps.migrate?.condition).toBe("service_completed_successfully");
       expect(deps.redis?.condition).toBe("service_healthy");
     }
-    for (const name of ["gateway", "transcription-worker", "correction-worker"]) {
+    for (const name of ["gateway", "transcription-worker", "text-worker"]) {
       const deps = services[name].depends_on as Record<string, { condition?: string }>;
       expect(deps["bucket-init"]?.condition).toBe("service_completed_successfully");
     }
@@ -295,7 +295,7 @@ describe("docker-compose.yml", () => {
   });
 
   it("lets the workers scale (`--scale transcription-worker=3`): no fixed host ports, no container names", () => {
-    for (const name of ["transcription-worker", "correction-worker", "billing"]) {
+    for (const name of ["transcription-worker", "text-worker", "billing"]) {
       expect({ name, ports: services[name].ports ?? [] }).toEqual({ name, ports: [] });
       expect(services[name].expose).toEqual([String(OPS_PORT[name as (typeof APP)[number]])]);
       expect(services[name]).not.toHaveProperty("container_name");
@@ -312,7 +312,7 @@ describe("docker-compose.yml", () => {
       gateway: Math.max(Number(gw.TEXT_JOB_TIMEOUT_MS), Number(gw.BILLING_TIMEOUT_MS)),
       "transcription-worker":
         env.TRANSCRIPTION_ENGINE === "openai" ? Number(env.OPENAI_TIMEOUT_MS) : Number(env.WHISPER_CHUNK_TIMEOUT_MS),
-      "correction-worker": Number(env.OPENAI_TIMEOUT_MS),
+      "text-worker": Number(env.OPENAI_TIMEOUT_MS),
       billing: Number(gw.BILLING_TIMEOUT_MS),
     };
     expect({ name, shutdownMs, step: step[name], ok: shutdownMs > step[name] }).toEqual({
@@ -411,7 +411,7 @@ describe(".env.example", () => {
   it.each([
     ["gateway", gatewayEnv],
     ["transcription-worker", transcriptionWorkerEnv],
-    ["correction-worker", correctionWorkerEnv],
+    ["text-worker", textWorkerEnv],
     ["billing", billingEnv],
   ])("lists every variable of the %s config", (_name, schema) => {
     const keys = keysOf(schema);

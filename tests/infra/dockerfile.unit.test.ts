@@ -13,7 +13,7 @@ const read = (p: string) => readFileSync(path.join(ROOT, p), "utf8");
 const FILE = "infra/Dockerfile";
 const text = read(FILE);
 const stages = readStages(path.join(ROOT, FILE));
-const APP = ["gateway", "transcription-worker", "correction-worker", "billing"] as const;
+const APP = ["gateway", "transcription-worker", "text-worker", "billing"] as const;
 const BUILD_STAGES = ["deps", "compile", "web"];
 
 describe("infra/Dockerfile", () => {
@@ -93,7 +93,7 @@ describe("infra/Dockerfile", () => {
     expect(apt("transcription-worker")).toEqual(
       expect.arrayContaining(["ffmpeg", "pocketsphinx", "pocketsphinx-en-us"]),
     );
-    expect(apt("correction-worker")).toEqual([""]);
+    expect(apt("text-worker")).toEqual([""]);
     expect(apt("billing")).toEqual([""]);
   });
 
@@ -165,7 +165,7 @@ describe("scripts/build-services.mjs", () => {
   it("leaves out of the bundles only native bindings and packages that read their own files", () => {
     expect(SERVICES.gateway.external.sort()).toEqual(["@fastify/swagger-ui", "@node-rs/argon2"]);
     expect(SERVICES["transcription-worker"].external.sort()).toEqual(["@napi-rs/whisper", "sherpa-onnx-node"]);
-    expect(SERVICES["correction-worker"].external).toEqual([]);
+    expect(SERVICES["text-worker"].external).toEqual([]);
     expect(SERVICES.billing.external).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ const render = (o: string) => renderKustomization(path.join(K8S, "overlays", o))
 const prod = render("prod");
 const prodGpu = render("prod-gpu");
 const dev = render("dev");
-const APPS = ["gateway", "transcription-worker", "correction-worker", "billing"];
+const APPS = ["gateway", "transcription-worker", "text-worker", "billing"];
 
 const appName = (o: K8sObject) => o.spec?.podSelector?.matchLabels?.["app.kubernetes.io/name"] as string | undefined;
 const egressPolicies = (objs: K8sObject[]) =>
@@ -94,7 +94,7 @@ describe.each([
       ),
     );
     expect(https.map(appName).sort()).toEqual(
-      ["billing", "correction-worker", "kikitori-models", ...(_name === "prod-gpu" ? ["speech"] : [])].sort(),
+      ["billing", "text-worker", "kikitori-models", ...(_name === "prod-gpu" ? ["speech"] : [])].sort(),
     );
     // Internet HTTPS leaves out the private ranges (the API server, in-cluster services).
     for (const p of https) {

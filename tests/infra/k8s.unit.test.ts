@@ -21,8 +21,8 @@ import { Ingress, NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service, ServiceAccount } from "kubernetes-models/v1";
 import { billingEnv } from "../../services/billing/src/config.ts";
-import { correctionWorkerEnv } from "../../services/correction-worker/src/config.ts";
 import { gatewayEnv } from "../../services/gateway/src/config.ts";
+import { textWorkerEnv } from "../../services/text-worker/src/config.ts";
 import { transcriptionWorkerEnv } from "../../services/transcription-worker/src/config.ts";
 import { readStages } from "./dockerfile.ts";
 import {
@@ -61,19 +61,19 @@ writeFileSync(
   ].join("\n"),
 );
 afterAll(() => rmSync(K8S, { recursive: true, force: true }));
-const APPS = ["gateway", "transcription-worker", "correction-worker", "billing"] as const;
+const APPS = ["gateway", "transcription-worker", "text-worker", "billing"] as const;
 type App = (typeof APPS)[number];
 
 const SCHEMAS: Record<App, unknown> = {
   gateway: gatewayEnv,
   "transcription-worker": transcriptionWorkerEnv,
-  "correction-worker": correctionWorkerEnv,
+  "text-worker": textWorkerEnv,
   billing: billingEnv,
 };
 /** Queues each worker consumes (what its KEDA triggers may watch). */
 const CONSUMES: Partial<Record<App, string[]>> = {
   "transcription-worker": [QUEUES.transcription, QUEUES.transcriptionChunk],
-  "correction-worker": [QUEUES.correction, QUEUES.text],
+  "text-worker": [QUEUES.correction, QUEUES.text],
 };
 
 type ModelClass = new (data: any) => { validate(): void };
@@ -115,14 +115,7 @@ const SECRET_KEYS: Record<App, string[]> = {
     "S3_SECRET_KEY",
     "OPENAI_API_KEY",
   ],
-  "correction-worker": [
-    "DATABASE_URL",
-    "REDIS_URL",
-    "REDIS_ADDRESS",
-    "S3_ACCESS_KEY",
-    "S3_SECRET_KEY",
-    "OPENAI_API_KEY",
-  ],
+  "text-worker": ["DATABASE_URL", "REDIS_URL", "REDIS_ADDRESS", "S3_ACCESS_KEY", "S3_SECRET_KEY", "OPENAI_API_KEY"],
   // No JWT_SECRET: billing checks calls with its own INTERNAL_TOKEN and cannot mint user tokens.
   billing: [
     "DATABASE_URL",
@@ -141,7 +134,7 @@ const NOT_FOR_SERVICES = new Set(["REDIS_ADDRESS", "REDIS_PASSWORD", "MIGRATE_DA
 const OPS_PORT: Record<App, number> = {
   gateway: 3100,
   "transcription-worker": 3101,
-  "correction-worker": 3102,
+  "text-worker": 3102,
   billing: 3103,
 };
 
@@ -230,7 +223,7 @@ const longestStepMs = (objs: K8sObject[], name: App): number => {
       return cfg.TRANSCRIPTION_ENGINE === "openai"
         ? Number(cfg.OPENAI_TIMEOUT_MS)
         : Number(cfg.WHISPER_CHUNK_TIMEOUT_MS);
-    case "correction-worker": // one language-model call
+    case "text-worker": // one language-model call
       return Number(cfg.OPENAI_TIMEOUT_MS);
     case "billing": // an internal API call, which the gateway abandons after BILLING_TIMEOUT_MS
       return Number(serviceConfig(objs, "gateway").BILLING_TIMEOUT_MS);
@@ -598,7 +591,7 @@ describe.each(OVERLAYS)("overlay %s", (overlay) => {
     expect(ports(fromPod(billing, "gateway"))).toEqual([3103]);
     expect(ports(fromNs(billing, "monitoring"))).toEqual([3103]);
     expect(fromNs(billing, entryNs)).toEqual([]);
-    for (const w of ["transcription-worker", "correction-worker"] as const) {
+    for (const w of ["transcription-worker", "text-worker"] as const) {
       expect(ports(allowed(w))).toEqual([OPS_PORT[w]]);
       expect(ports(fromNs(allowed(w), "monitoring"))).toEqual([OPS_PORT[w]]);
     }
@@ -683,7 +676,7 @@ describe("worker autoscaling on BullMQ queue depth (KEDA)", () => {
   const scaled = objs.filter((o) => o.kind === "ScaledObject");
 
   it("scales both workers in prod, not in dev (no KEDA there)", () => {
-    expect(scaled.map((s) => s.spec.scaleTargetRef.name).sort()).toEqual(["correction-worker", "transcription-worker"]);
+    expect(scaled.map((s) => s.spec.scaleTargetRef.name).sort()).toEqual(["text-worker", "transcription-worker"]);
     expect(rendered.dev.some((o) => o.kind === "ScaledObject")).toBe(false);
   });
 
@@ -752,7 +745,7 @@ describe("worker autoscaling on BullMQ queue depth (KEDA)", () => {
   it("offers the same without KEDA: External-metric HPAs on one queue-depth series each, same behavior", () => {
     const objs = rendered["test-components"];
     const hpas = objs.filter((o) => o.kind === "HorizontalPodAutoscaler");
-    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(["correction-worker", "transcription-worker"]);
+    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(["text-worker", "transcription-worker"]);
     for (const h of hpas) {
       const target = h.spec.scaleTargetRef.name as App;
       expect(get(objs, "Deployment", target).spec.replicas).toBeUndefined();
@@ -854,8 +847,8 @@ describe("GPU speech servers (components/gpu-speech)", () => {
     expect(Number(active.metadata.listLength)).toBe(chunks);
   });
 
-  it("leaves the correction worker's engine settings alone", () => {
-    const c = mainContainer(get(objs, "Deployment", "correction-worker"));
+  it("leaves the text worker's engine settings alone", () => {
+    const c = mainContainer(get(objs, "Deployment", "text-worker"));
     expect(envOf(c, secret).OPENAI_BASE_URL).toBeUndefined();
     expect(config.OPENAI_BASE_URL).toBeUndefined();
   });

@@ -7,7 +7,7 @@ const stack = useWorkerStack();
 
 it.each([
   ["transcription-worker", "transcription", { db: "ok", redis: "ok", s3: "ok", engine: "ok" }],
-  ["correction-worker", "correction", { db: "ok", redis: "ok", s3: "ok" }],
+  ["text-worker", "correction", { db: "ok", redis: "ok", s3: "ok" }],
 ] as const)(
   "%s serves /healthz and /readyz, then stops on SIGTERM with exit code 0",
   async (service, queue, checks) => {

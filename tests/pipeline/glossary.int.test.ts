@@ -69,7 +69,7 @@ it("writes the account glossary's spellings into the interview text", async () =
       TRANSCRIPTION_FALLBACK: "none",
       DIARIZATION_ENGINE: "none",
     }),
-    await startWorker(t, "correction-worker"),
+    await startWorker(t, "text-worker"),
   );
   const user = await createUser(t);
   const auth = { authorization: `Bearer ${user.token}` };

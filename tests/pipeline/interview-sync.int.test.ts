@@ -10,9 +10,9 @@ import {
 } from "@kikitori/shared";
 import { createLogger } from "@kikitori/shared/server";
 import { Queue } from "bullmq";
-import { OfflineCorrectionEngine } from "../../services/correction-worker/src/correction/index.ts";
-import { heardSpeakers } from "../../services/correction-worker/src/handlers/correct.ts";
-import { processInterviewSync } from "../../services/correction-worker/src/handlers/sync-interview.ts";
+import { OfflineCorrectionEngine } from "../../services/text-worker/src/correction/index.ts";
+import { heardSpeakers } from "../../services/text-worker/src/handlers/correct.ts";
+import { processInterviewSync } from "../../services/text-worker/src/handlers/sync-interview.ts";
 import { apiCall } from "../support/api.ts";
 import { insertJob, insertVerifiedUser } from "../support/db.ts";
 import { startTestGateway, type TestGateway } from "../support/gateway.ts";

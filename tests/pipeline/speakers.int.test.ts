@@ -26,7 +26,7 @@ beforeAll(async () => {
       DIARIZATION_ENGINE: "classic",
     }),
   );
-  workers.push(await startWorker(t, "correction-worker"));
+  workers.push(await startWorker(t, "text-worker"));
 });
 afterAll(async () => {
   for (const w of workers) w.child.kill("SIGKILL");

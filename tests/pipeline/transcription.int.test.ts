@@ -102,7 +102,7 @@ describe("bad uploads: the right code, nothing stored, nothing charged", () => {
 
 describe("a recording of English speech through both workers", () => {
   it("uploads, transcribes (WER < 40 %), corrects, reports in order and charges once", async () => {
-    workers.push(await startWorker(t, "transcription-worker"), await startWorker(t, "correction-worker"));
+    workers.push(await startWorker(t, "transcription-worker"), await startWorker(t, "text-worker"));
     const user = await createUser(t);
     const sock = await listen(t, user.token);
     const r = await upload(
@@ -196,7 +196,7 @@ describe("a recording of English speech through both workers", () => {
   it("finishes a job after its transcription worker is killed mid-file, charging once", async () => {
     for (const w of workers.splice(0)) w.child.kill("SIGKILL");
     let tx = await startWorker(t, "transcription-worker", { CHUNK_SECONDS: "10", CHUNK_CONCURRENCY: "1" });
-    workers.push(tx, await startWorker(t, "correction-worker"));
+    workers.push(tx, await startWorker(t, "text-worker"));
     const user = await createUser(t);
     const sock = await listen(t, user.token);
     const r = await upload(t, user.token, { data: MP3, name: "interview.mp3" }, { model: "meeting", language: "en" });

@@ -54,7 +54,7 @@ const snapshot = (jobId: string, token: string) =>
 describe("the whisper engine", () => {
   it("says what it can do: every language, no notice", async () => {
     workers.push(await startWorker(t, "transcription-worker", { ...WHISPER, CHUNK_SECONDS: "15" }));
-    workers.push(await startWorker(t, "correction-worker"));
+    workers.push(await startWorker(t, "text-worker"));
     const status = await fetch(`${t.url}/api/speech`).then((r) => r.json());
     expect(status).toEqual({ available: true, engine: "whisper", model: "test-tiny", languages: "all", notice: null });
   });
@@ -139,7 +139,7 @@ describe("the whisper engine", () => {
     for (const w of workers.splice(0)) w.child.kill("SIGKILL");
     const env = { ...WHISPER, CHUNK_SECONDS: "10" };
     let tx = await startWorker(t, "transcription-worker", env);
-    workers.push(tx, await startWorker(t, "correction-worker"));
+    workers.push(tx, await startWorker(t, "text-worker"));
     const user = await createUser(t);
     const sock = await listen(t, user.token);
     const r = await upload(t, user.token, { data: MP3, name: "interview.mp3" }, { model: "meeting", language: "en" });
@@ -189,7 +189,7 @@ describe("no model, no surprise", () => {
         MODELS_DIR: empty,
         WHISPER_MODEL: "small",
       });
-      workers.push(tx, await startWorker(t, "correction-worker"));
+      workers.push(tx, await startWorker(t, "text-worker"));
       // The log says so at start, loudly.
       expect(tx.output()).toMatch(/SPEECH ENGINE FALLBACK/);
       const status = await fetch(`${t.url}/api/speech`).then((r) => r.json());

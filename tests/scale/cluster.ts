@@ -17,7 +17,7 @@ import {
 import { createTestDatabase, insertVerifiedUser, uniquePrefix } from "../support/db.ts";
 import type { TestGateway } from "../support/gateway.ts";
 
-export type WorkerName = "transcription-worker" | "correction-worker";
+export type WorkerName = "transcription-worker" | "text-worker";
 
 export interface GatewayProcess extends ServiceProcess {
   url: string;

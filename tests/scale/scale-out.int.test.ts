@@ -48,7 +48,7 @@ it("two gateways, three workers: progress crosses gateways, a SIGTERM mid-chunk 
     c.startGateway(),
     c.startWorker("transcription-worker", txEnv),
     c.startWorker("transcription-worker", txEnv),
-    c.startWorker("correction-worker"),
+    c.startWorker("text-worker"),
   ]);
 
   const user = await c.createUser();

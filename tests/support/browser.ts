@@ -31,7 +31,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
 
 /**
  * For an e2e file: before all its tests, a gateway (on a known port) and Chromium, with the
- * transcription and correction workers (`workers`: no Whisper model, as on a machine without network,
+ * transcription and text workers (`workers`: no Whisper model, as on a machine without network,
  * so English goes through pocketsphinx) and/or the local billing service (`billing`); after them,
  * everything stopped. `browserArgs` are extra Chromium flags (e.g. a fake microphone). Read `stack.t` and
  * `stack.browser` inside the tests.
@@ -53,7 +53,7 @@ export function browserStack(opts: { workers?: boolean; billing?: boolean; brows
     if (opts.workers) {
       services.push(
         await startWorker(stack.t, "transcription-worker", { MODELS_DIR: noModels }),
-        await startWorker(stack.t, "correction-worker"),
+        await startWorker(stack.t, "text-worker"),
       );
     }
     stack.browser = await launchBrowser({ args: opts.browserArgs });

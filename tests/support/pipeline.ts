@@ -14,7 +14,7 @@ export async function createUser(t: TestGateway, over: { secondsUsed?: number; p
 /** Starts a worker service as its own process against the test gateway's database, Redis prefix and bucket. */
 export async function startWorker(
   t: TestGateway,
-  name: "transcription-worker" | "correction-worker",
+  name: "transcription-worker" | "text-worker",
   extra: Record<string, string> = {},
 ): Promise<ServiceProcess & { port: number }> {
   const port = await freePort();

@@ -16,14 +16,14 @@ import {
   textInputKey,
 } from "@kikitori/shared/server";
 import { api, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
-import { createTextProcessor, processTextJob } from "../../correction-worker/src/handlers/text.ts";
-import { OfflineTextEngine } from "../../correction-worker/src/text/offline.ts";
-import type { SummaryInput, TextEngine, TitlesInput } from "../../correction-worker/src/text/port.ts";
+import { createTextProcessor, processTextJob } from "../../text-worker/src/handlers/text.ts";
+import { OfflineTextEngine } from "../../text-worker/src/text/offline.ts";
+import type { SummaryInput, TextEngine, TitlesInput } from "../../text-worker/src/text/port.ts";
 import { loadGatewayConfig } from "../src/config.ts";
 
 jest.setTimeout(60_000);
 
-const CORPUS = path.resolve(import.meta.dirname, "../../correction-worker/test/fixtures/text-corpus");
+const CORPUS = path.resolve(import.meta.dirname, "../../text-worker/test/fixtures/text-corpus");
 const article = readFileSync(path.join(CORPUS, "en-article-heat.txt"), "utf8");
 const minutes = readFileSync(path.join(CORPUS, "de-protokoll-projekt.txt"), "utf8");
 
@@ -59,7 +59,7 @@ beforeAll(async () => {
   const cfg = loadGatewayConfig(t.env);
   store = createObjectStore(cfg);
   workerRedis = createRedis(cfg.REDIS_URL, "worker");
-  // As services/correction-worker/src/main.ts does: the registry's bootstrap, one handler per job name.
+  // As services/text-worker/src/main.ts does: the registry's bootstrap, one handler per job name.
   const logger = createLogger("text-worker-test", "silent");
   const processText = createTextProcessor({ db: t.db, store, engine, logger });
   [worker] = createJobWorkers(

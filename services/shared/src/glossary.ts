@@ -2,7 +2,7 @@
  * The glossary: names and terms the user spells one way ("Honey Cake", "Apprentices"). It is kept on
  * the account (GET/PUT /api/account/glossary) or given with an upload (one term per line), stored on
  * the job it was used for, and used three ways: as Whisper's initial prompt (whisperPrompt), in the
- * correction worker (applyGlossary on the transcript it corrects and on the interview text), and in
+ * text worker (applyGlossary on the transcript it corrects and on the interview text), and in
  * the fidelity view (a glossary spelling is not a changed word).
  *
  * applyGlossary writes each term with the glossary's spelling where the text has it

@@ -116,7 +116,7 @@ interface QueueDefinition {
 /**
  * The table. A job name the table does not list is refused by producers and by workers alike.
  * Who consumes what: transcription-worker (transcription, transcription-chunk, audio-retention),
- * correction-worker (correction, text), billing (billing).
+ * text-worker (correction, text), billing (billing).
  */
 export const JOB_REGISTRY = {
   /** One recording, produced by the gateway's upload and retry; a flow parent of its chunk jobs. */

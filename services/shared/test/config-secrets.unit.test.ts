@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { ConfigError, isPlaceholderSecret, parseConfig, readJwtSecret } from "@kikitori/shared/server";
 import { billingEnv } from "../../billing/src/config.ts";
-import { correctionWorkerEnv } from "../../correction-worker/src/config.ts";
 import { gatewayEnv } from "../../gateway/src/config.ts";
+import { textWorkerEnv } from "../../text-worker/src/config.ts";
 import { transcriptionWorkerEnv } from "../../transcription-worker/src/config.ts";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "kikitori-secrets-"));
@@ -50,7 +50,7 @@ describe("placeholder secrets", () => {
 
   it.each([
     ["transcription-worker", transcriptionWorkerEnv],
-    ["correction-worker", correctionWorkerEnv],
+    ["text-worker", textWorkerEnv],
   ] as const)("%s refuses a database URL or S3 key that is still the placeholder, naming each once", (name, schema) => {
     let err: unknown;
     try {
@@ -71,7 +71,7 @@ describe("placeholder secrets", () => {
 
 describe("<NAME>_FILE", () => {
   it("reads credentials from files (trimmed), a value set directly wins", () => {
-    const cfg = parseConfig("correction-worker", correctionWorkerEnv, {
+    const cfg = parseConfig("text-worker", textWorkerEnv, {
       DATABASE_URL_FILE: file("db", "postgresql://u:p@db.internal:5432/kikitori\n"),
       S3_SECRET_KEY_FILE: file("s3", "s3-secret\n"),
       OPENAI_API_KEY_FILE: file("openai", "sk-file"),

@@ -1,7 +1,7 @@
 /**
  * The one way the services talk to an OpenAI-compatible server (OpenAI, vLLM, Ollama, LM Studio,
  * speaches, whisper.cpp's server...): the client every `openai` engine is built with (speech in the
- * transcription worker; correction, summary and titles in the correction worker), and which of its
+ * transcription worker; correction, summary and titles in the text worker), and which of its
  * failures may get better by trying again. Imported as `@kikitori/shared/openai`, so only the
  * services that use it load the SDK.
  */

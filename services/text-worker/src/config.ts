@@ -1,7 +1,7 @@
 import { commonEnv, envInt, parseConfig, secretFileEnv } from "@kikitori/shared/server";
 import { z } from "zod";
 
-export const correctionWorkerEnv = z.object({
+export const textWorkerEnv = z.object({
   ...commonEnv,
   /** Port and interface of the ops server (/healthz, /readyz, /metrics). */
   OPS_HOST: z.string().default("0.0.0.0"),
@@ -39,8 +39,8 @@ export const correctionWorkerEnv = z.object({
   TEXT_WORKER_CONCURRENCY: envInt(4, 1, 64),
 });
 
-export type CorrectionWorkerConfig = z.infer<typeof correctionWorkerEnv>;
+export type TextWorkerConfig = z.infer<typeof textWorkerEnv>;
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): CorrectionWorkerConfig {
-  return parseConfig("correction-worker", correctionWorkerEnv, env);
+export function loadConfig(env: Record<string, string | undefined> = process.env): TextWorkerConfig {
+  return parseConfig("text-worker", textWorkerEnv, env);
 }

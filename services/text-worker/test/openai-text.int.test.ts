@@ -244,7 +244,7 @@ describe("the worker process with TEXT_ENGINE=openai", () => {
   it("serves the summary call through BullMQ with the model's checked answer", async () => {
     const t = await startTestGateway();
     const port = await freePort();
-    const svc = startService("correction-worker", {
+    const svc = startService("text-worker", {
       ...t.env,
       OPS_HOST: "127.0.0.1",
       OPS_PORT: String(port),

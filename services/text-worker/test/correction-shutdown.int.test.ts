@@ -1,4 +1,4 @@
-// Scale-down of the correction worker with the `openai` engine: a worker process gets SIGTERM while
+// Scale-down of the text worker with the `openai` engine: a worker process gets SIGTERM while
 // a long job is in the middle of its sections. The section in hand finishes (its request is not
 // cut), the finished sections stay stored, the job goes back to the queue (not failed, not stalled,
 // no attempt used) while the gateway keeps showing it in progress, the process exits 0 within its
@@ -123,7 +123,7 @@ function workerEnv(standinUrl: string, shutdownMs: number): Record<string, strin
 
 /** A first worker on the queued job, sent SIGTERM once the second section is asked for; it exits 0 within `graceMs`. */
 async function stopWhileSecondSectionAsked(standin: { url: string; requests: StandinRequest[] }, graceMs: number) {
-  const first = await startWorker(t, "correction-worker", workerEnv(standin.url, graceMs));
+  const first = await startWorker(t, "text-worker", workerEnv(standin.url, graceMs));
   running.push(first);
   await until("the second section's request", () => (standin.requests.length >= 2 ? true : undefined));
   first.child.kill("SIGTERM");
@@ -133,7 +133,7 @@ async function stopWhileSecondSectionAsked(standin: { url: string; requests: Sta
 
 /** A second worker started on the handed-back job; the job row once it has completed or failed. */
 async function finishWithSecondWorker(standinUrl: string, graceMs: number, jobId: string) {
-  const second = await startWorker(t, "correction-worker", workerEnv(standinUrl, graceMs));
+  const second = await startWorker(t, "text-worker", workerEnv(standinUrl, graceMs));
   running.push(second);
   const done = await until("the job to complete", async () => {
     const row = await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } });

@@ -1,4 +1,5 @@
-// Correction worker: consumes QUEUES.correction and QUEUES.text (summaries, titles and headings).
+// Text worker: consumes QUEUES.correction (corrections, interview sync) and QUEUES.text (summaries,
+// titles and headings).
 // Wiring only; the pipelines live in handlers/.
 import type http from "node:http";
 import { QUEUES } from "@kikitori/shared";
@@ -24,7 +25,7 @@ import { processInterviewSync } from "./handlers/sync-interview.ts";
 import { createTextProcessor } from "./handlers/text.ts";
 import { createTextEngine } from "./text/index.ts";
 
-const SERVICE = "correction-worker";
+const SERVICE = "text-worker";
 const cfg = configOrExit(() => loadConfig());
 const logger = createLogger(SERVICE, cfg.LOG_LEVEL);
 installCrashHandlers(logger);
