@@ -166,8 +166,28 @@ export const transcriptSegmentSchema = z.object({
 });
 export type TranscriptSegment = z.infer<typeof transcriptSegmentSchema>;
 
-export const SPEECH_ENGINES = ["whisper", "pocketsphinx", "openai"] as const;
+/**
+ * Speech engines: `parakeet` (NVIDIA Parakeet TDT, 25 European languages) and `sensevoice`
+ * (SenseVoice-small: zh, en, ja, ko, yue) through sherpa-onnx; `auto` routes each audio language to
+ * the best of them whose model is present.
+ */
+export const SPEECH_ENGINES = ["whisper", "pocketsphinx", "openai", "parakeet", "sensevoice", "auto"] as const;
 export type SpeechEngineName = (typeof SPEECH_ENGINES)[number];
+
+/**
+ * Which engine and model an audio language goes to, whether that model is on disk, and, where a
+ * better engine exists for it but its model is missing, the command that fetches it.
+ */
+export const speechRouteSchema = z.object({
+  language: z.string(),
+  /** Null: no engine here takes the language (it is refused at upload). */
+  engine: z.enum(SPEECH_ENGINES).nullable(),
+  model: z.string().nullable(),
+  present: z.boolean(),
+  /** `npm run models -- pull NAME` for the better model, when it is not present. */
+  pull: z.string().nullable(),
+});
+export type SpeechRoute = z.infer<typeof speechRouteSchema>;
 
 /**
  * What the transcription workers can do right now (published by each worker at start and kept fresh
@@ -190,6 +210,8 @@ export const speechStatusSchema = z.object({
       reason: z.string(),
     })
     .nullable(),
+  /** Per audio language (every Whisper language), the engine and model it goes to. */
+  routes: z.array(speechRouteSchema).optional(),
 });
 export type SpeechStatus = z.infer<typeof speechStatusSchema>;
 
