@@ -19,6 +19,10 @@ and broken variants for the failure tests:
 and a NeMo transducer (the format of Parakeet-TDT/RNNT exports, as sherpa-onnx's OfflineRecognizer
 reads it with modelType "nemo_transducer"):
   nemo-transducer/encoder.onnx, decoder.onnx, joiner.onnx, tokens.txt
+and a SenseVoice CTC model (the format of sherpa-onnx's SenseVoice-small export,
+scripts/sense-voice/export-onnx.py, as its OfflineSenseVoiceModel reads it):
+  sense-voice/model.onnx, tokens.txt
+  sense-voice-no-lang-ja/model.onnx, tokens.txt   metadata key lang_ja missing
 """
 
 import os
@@ -299,6 +303,104 @@ def write_transducer(out):
             f.write(f"{p} {i}\n")
 
 
+# SenseVoice-small: 80 fbank features stacked 7 frames at a time every 6 frames (LFR), normalised with
+# neg_mean and inv_stddev from the metadata; the model answers 4 query frames (language, emotion,
+# event, text normalisation) before the CTC frames. The ids are the real model's (lid_dict, textnorm_dict).
+LFR_M = 7
+LFR_N = 6
+SV_LANG_IDS = {"auto": 0, "zh": 3, "en": 4, "yue": 7, "ja": 11, "ko": 12, "nospeech": 13}
+SV_WITH_ITN = 14
+SV_WITHOUT_ITN = 15
+SV_PIECES = ["<unk>", "<s>", "</s>", "▁the", "▁a", "s", "▁and", "t", "▁to", "e", "▁of", "の", "は", "日", "本", "東",
+             "京", "、", "。", "<|zh|>", "<|en|>", "<|yue|>", "<|ja|>", "<|ko|>", "<|nospeech|>", "<|NEUTRAL|>",
+             "<|Speech|>", "<|withitn|>", "<|woitn|>"]
+
+
+def sense_voice_graph(rng):
+    """x (N, T, 560) float, x_length (N,) int32, language (N,) int32, text_norm (N,) int32 ->
+    logits (N, T + 4, vocab): the language's, emotion's, event's and normalisation's tags, then frames."""
+    vocab = len(SV_PIECES)
+    tok = {p: i for i, p in enumerate(SV_PIECES)}
+    lang = np.zeros((16, 3, vocab))
+    for name, lid in SV_LANG_IDS.items():
+        heard = "en" if name == "auto" else name
+        lang[lid, 0, tok[f"<|{heard}|>"]] = 20.0
+        lang[lid, 1, tok["<|NEUTRAL|>"]] = 20.0
+        lang[lid, 2, tok["<|Speech|>"]] = 20.0
+    itn = np.zeros((16, 1, vocab))
+    itn[SV_WITH_ITN, 0, tok["<|withitn|>"]] = 20.0
+    itn[SV_WITHOUT_ITN, 0, tok["<|woitn|>"]] = 20.0
+    weights = rng.normal(0, 1 / np.sqrt(FEAT_DIM * LFR_M), (FEAT_DIM * LFR_M, vocab))
+    weights[:, tok["<|zh|>"]:] = -1.0  # tags only in the query frames, as in the real model
+    bias = np.zeros(vocab)
+    bias[0] = 1.5  # the blank wins most frames
+    bias[1:3] = -20.0
+    nodes = [
+        helper.make_node("Gather", ["lang_table", "language"], ["q_lang"], axis=0),
+        helper.make_node("Gather", ["itn_table", "text_norm"], ["q_itn"], axis=0),
+        helper.make_node("MatMul", ["x", "w"], ["xw"]),
+        helper.make_node("Add", ["xw", "b"], ["frames0"]),
+        # x_length takes part (times zero) so that it is a real input of the graph.
+        helper.make_node("Cast", ["x_length"], ["len_f"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["len_f", "axes12"], ["len_3d"]),
+        helper.make_node("Mul", ["len_3d", "zero"], ["len_zero"]),
+        helper.make_node("Add", ["frames0", "len_zero"], ["frames"]),
+        helper.make_node("Concat", ["q_lang", "q_itn", "frames"], ["logits"], axis=1),
+    ]
+    inits = [
+        tensor("lang_table", lang),
+        tensor("itn_table", itn),
+        tensor("w", weights),
+        tensor("b", bias),
+        tensor("zero", [0.0]),
+        numpy_helper.from_array(np.array([1, 2], dtype=np.int64), "axes12"),
+    ]
+    return helper.make_graph(
+        nodes,
+        "sense-voice-test",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "T", FEAT_DIM * LFR_M]),
+            helper.make_tensor_value_info("x_length", TensorProto.INT32, ["N"]),
+            helper.make_tensor_value_info("language", TensorProto.INT32, ["N"]),
+            helper.make_tensor_value_info("text_norm", TensorProto.INT32, ["N"]),
+        ],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", "T", vocab])],
+        inits,
+    )
+
+
+def sense_voice_meta():
+    dim = FEAT_DIM * LFR_M
+    meta = {
+        "lfr_window_size": LFR_M,
+        "lfr_window_shift": LFR_N,
+        "normalize_samples": 0,
+        # Log-mel energies of speech scaled to 16-bit are about 5 to 20.
+        "neg_mean": ",".join(["-12.0"] * dim),
+        "inv_stddev": ",".join(["0.25"] * dim),
+        "model_type": "sense_voice_ctc",
+        "version": "2",
+        "model_author": "kikitori-tests",
+        "maintainer": "kikitori-tests",
+        "vocab_size": len(SV_PIECES),
+        "comment": "test model with random weights",
+        "with_itn": SV_WITH_ITN,
+        "without_itn": SV_WITHOUT_ITN,
+        "url": "test model with random weights",
+    }
+    for name, lid in SV_LANG_IDS.items():
+        meta[f"lang_{name}"] = lid
+    return meta
+
+
+def write_sense_voice(out, meta):
+    os.makedirs(out, exist_ok=True)
+    save(sense_voice_graph(np.random.default_rng(4)), meta, os.path.join(out, "model.onnx"))
+    with open(os.path.join(out, "tokens.txt"), "w", encoding="utf-8") as f:
+        for i, p in enumerate(SV_PIECES):
+            f.write(f"{p} {i}\n")
+
+
 def without(meta, key):
     return {k: v for k, v in meta.items() if k != key}
 
@@ -318,6 +420,8 @@ def main():
     save(emb, without(embedding_meta(), "output_dim"), os.path.join(out, "nemo-speaker-embedding-no-output-dim.onnx"))
     save(emb, {**embedding_meta(), "framework": "other"}, os.path.join(out, "nemo-speaker-embedding-not-nemo.onnx"))
     write_transducer(os.path.join(out, "nemo-transducer"))
+    write_sense_voice(os.path.join(out, "sense-voice"), sense_voice_meta())
+    write_sense_voice(os.path.join(out, "sense-voice-no-lang-ja"), without(sense_voice_meta(), "lang_ja"))
 
 
 if __name__ == "__main__":

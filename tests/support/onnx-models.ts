@@ -21,6 +21,10 @@ export const TEST_ONNX_FILES = {
   embeddingNotNemo: "nemo-speaker-embedding-not-nemo.onnx",
   /** A NeMo transducer's directory: encoder.onnx, decoder.onnx, joiner.onnx, tokens.txt. */
   nemoTransducer: "nemo-transducer",
+  /** A SenseVoice CTC model's directory: model.onnx, tokens.txt. */
+  senseVoice: "sense-voice",
+  /** The same with the metadata key lang_ja missing. */
+  senseVoiceNoLangJa: "sense-voice-no-lang-ja",
 } as const;
 
 export type TestOnnxModels = { [K in keyof typeof TEST_ONNX_FILES]: string };
@@ -44,4 +48,28 @@ export function testOnnxModels(): TestOnnxModels {
   }
   const entries = Object.entries(TEST_ONNX_FILES).map(([k, f]) => [k, path.join(dir, f)]);
   return Object.fromEntries(entries) as TestOnnxModels;
+}
+
+/** The generated recognizers as the worker's sherpa offline engines take them (SherpaOfflineModel). */
+export function sherpaTestModels(models = testOnnxModels()) {
+  const t = (n: string) => path.join(models.nemoTransducer, n);
+  return {
+    parakeet: {
+      family: "parakeet" as const,
+      name: "test-transducer",
+      files: {
+        encoder: t("encoder.onnx"),
+        decoder: t("decoder.onnx"),
+        joiner: t("joiner.onnx"),
+        tokens: t("tokens.txt"),
+      },
+      languages: ["en", "de"],
+    },
+    sensevoice: {
+      family: "sensevoice" as const,
+      name: "test-ctc",
+      files: { model: path.join(models.senseVoice, "model.onnx"), tokens: path.join(models.senseVoice, "tokens.txt") },
+      languages: ["zh", "en", "ja", "ko", "yue"],
+    },
+  };
 }
