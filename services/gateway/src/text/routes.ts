@@ -18,11 +18,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
-import type { TextKind, TextRunService } from "../usecases/text-run.ts";
+import type { TextKind, TextRunService } from "./usecases.ts";
 
 export interface TextRouteOptions {
   signer: TokenSigner;
-  /** Quota, run, queue and wait (services/gateway/src/usecases/text-run.ts). */
+  /** Quota, run, queue and wait (text/usecases.ts). */
   textRuns: TextRunService;
 }
 

@@ -1,8 +1,8 @@
 // The text-run use case (summaries, titles and headings): reserve one run of the month's quota,
 // record the run, store its input, queue the job, wait for its result, and compensate whatever way
-// it ends, so only results are charged. The route (services/gateway/src/routes/text.ts) parses,
-// checks the rules and authorises; services/gateway/src/usecases/adapters.ts binds the ports to
-// Postgres, S3 and BullMQ; the unit tests use in-memory fakes.
+// it ends, so only results are charged. The route (text/routes.ts) parses, checks the rules and
+// authorises; text/repository.ts keeps the counts and runs in Postgres; text/adapters.ts binds the
+// object store and the queue; the unit tests use in-memory ones (tests/support/use-cases.ts).
 import {
   AppError,
   ERROR_CODES,
@@ -29,21 +29,21 @@ export class TextJobTimeout extends Error {
   override readonly name = "TextJobTimeout";
 }
 
-/** What the use case needs from outside; adapters.ts has the real ones. */
+/** The month's run counts and the text_runs rows (text/repository.ts in Postgres). */
+export interface TextRunRepository {
+  /** Reserves one run of the kind in the user's month (false: used up). */
+  reserve(userId: string, kind: TextKind): Promise<boolean>;
+  /** Gives a reserved run back. */
+  release(userId: string, kind: TextKind): Promise<void>;
+  /** A new run, status running. */
+  create(run: { id: string; userId: string; kind: TextKind; inputChars: number }): Promise<void>;
+  /** Ends a running run without a result, giving its count back; false when it was not running any more. */
+  fail(runId: string, status: "failed" | "timed_out", errorCode: string, durationMs?: number): Promise<boolean>;
+  find(runId: string): Promise<{ status: string; result: unknown; errorCode: string | null } | null>;
+}
+
+/** What the use case needs besides its repository; text/adapters.ts has the real ones. */
 export interface TextRunPorts {
-  /** The month's count of runs of one kind: reserve one (false: used up) or give one back. */
-  quota: {
-    reserve(userId: string, kind: TextKind): Promise<boolean>;
-    release(userId: string, kind: TextKind): Promise<void>;
-  };
-  /** text_runs rows (services/shared/src/server/text-runs.ts has their life). */
-  runs: {
-    /** A new run, status running. */
-    create(run: { id: string; userId: string; kind: TextKind; inputChars: number }): Promise<void>;
-    /** Ends a running run without a result, giving its count back; false when it was not running any more. */
-    fail(runId: string, status: "failed" | "timed_out", errorCode: string, durationMs?: number): Promise<boolean>;
-    find(runId: string): Promise<{ status: string; result: unknown; errorCode: string | null } | null>;
-  };
   /** Stores the run's input as JSON (the job carries only its key). */
   saveInput(key: string, body: Buffer): Promise<void>;
   /** Queues the job (its id is the run id) on the registry's text queue. */
@@ -70,7 +70,10 @@ export interface TextRunRequest {
 }
 
 export class TextRunService {
-  constructor(private readonly ports: TextRunPorts) {}
+  constructor(
+    private readonly repo: TextRunRepository,
+    private readonly ports: TextRunPorts,
+  ) {}
 
   /**
    * One run, end to end. A run that fails or times out gives its reservation back (failTextRun is
@@ -78,9 +81,9 @@ export class TextRunService {
    * dropped by the worker, not charged.
    */
   async run(req: TextRunRequest): Promise<TextResult> {
-    const p = this.ports;
+    const { repo, ports: p } = this;
     const { userId: uid, kind } = req;
-    if (!(await p.quota.reserve(uid, kind))) {
+    if (!(await repo.reserve(uid, kind))) {
       throw new AppError(
         "QUOTA_EXCEEDED",
         kind === "summary"
@@ -93,16 +96,16 @@ export class TextRunService {
     const inputKey = textInputKey(uid, runId);
     let job: QueuedTextJob;
     try {
-      await p.runs.create({ id: runId, userId: uid, kind, inputChars: req.inputChars });
+      await repo.create({ id: runId, userId: uid, kind, inputChars: req.inputChars });
     } catch (err) {
-      await p.quota.release(uid, kind);
+      await repo.release(uid, kind);
       throw err;
     }
     try {
       await p.saveInput(inputKey, Buffer.from(JSON.stringify(req.input), "utf8"));
       job = await p.enqueue({ runId, userId: uid, kind, inputKey, correlationId: req.correlationId });
     } catch (err) {
-      await p.runs.fail(runId, "failed", "SERVICE_UNAVAILABLE");
+      await repo.fail(runId, "failed", "SERVICE_UNAVAILABLE");
       req.log.error({ err, runId }, "text job could not be enqueued");
       throw new AppError("SERVICE_UNAVAILABLE", "The service is temporarily unavailable. Please try again shortly.");
     }
@@ -112,7 +115,7 @@ export class TextRunService {
     } catch (err) {
       if (err instanceof TextJobTimeout) {
         // Stop waiting: end the run (the quota goes back). A result arriving later is dropped.
-        if (await p.runs.fail(runId, "timed_out", "GENERATION_TIMEOUT", p.timeoutMs)) {
+        if (await repo.fail(runId, "timed_out", "GENERATION_TIMEOUT", p.timeoutMs)) {
           await job.remove().catch(() => undefined);
           throw new AppError("GENERATION_TIMEOUT", "Generation took too long. Please try again.", {
             link: p.contactUrl,
@@ -120,9 +123,9 @@ export class TextRunService {
         }
       } else {
         // The worker normally ends the run itself; make sure the reservation is given back anyway.
-        await p.runs.fail(runId, "failed", "GENERATION_FAILED");
+        await repo.fail(runId, "failed", "GENERATION_FAILED");
       }
-      const row = await p.runs.find(runId);
+      const row = await repo.find(runId);
       if (row?.status === TEXT_RUN_STATUS.succeeded && row.result) return row.result as TextResult;
       throw failureError(row?.errorCode, err, kind, p.contactUrl);
     }
