@@ -3,6 +3,12 @@
 // state is plain maps and counters a test can read and set) and the other ports it was given.
 import type { TextJob } from "@kikitori/shared";
 import {
+  type BillingCall,
+  type BillingCaller,
+  type BillingResponse,
+  BillingService,
+} from "../../services/gateway/src/billing/usecases.ts";
+import {
   type QueuedTextJob,
   TextJobTimeout,
   type TextKind,
@@ -126,4 +132,47 @@ export function newTestTextRunService(over: { limit?: number; runId?: string; ti
     newId: () => over.runId ?? crypto.randomUUID(),
   };
   return { service: new TextRunService(repo, ports), runs, queue, ports };
+}
+
+/**
+ * The billing service's API in memory: every call is recorded, and `answer` (a JSON body and status,
+ * a PDF, raw text, or `unreachable`) is what the next calls get back.
+ */
+export function memoryBillingRepository() {
+  const state = {
+    calls: [] as BillingCall[],
+    answer: { status: 200, json: {} } as
+      | { status: number; json: unknown }
+      | { status: number; pdf: Buffer; disposition?: string }
+      | { status: number; text: string }
+      | "unreachable",
+  };
+  const repo = {
+    async send(call: BillingCall): Promise<BillingResponse> {
+      state.calls.push(call);
+      const a = state.answer;
+      if (a === "unreachable") throw new TypeError("fetch failed");
+      if ("pdf" in a) {
+        return { status: a.status, contentType: "application/pdf", bytes: a.pdf, disposition: a.disposition ?? null };
+      }
+      const text = "json" in a ? JSON.stringify(a.json) : a.text;
+      return { status: a.status, contentType: "application/json", text, disposition: null };
+    },
+  };
+  return { repo, state };
+}
+
+/** The billing use cases on the in-memory billing API, with a caller whose log lines are kept. */
+export function newTestBillingService(uid: string | null = "0c2d9a8b-5d0e-4f4a-8f54-7f2a3c1b9e22") {
+  const { repo, state: billing } = memoryBillingRepository();
+  const logged: Array<{ level: "error" | "warn"; msg: string }> = [];
+  const caller: BillingCaller = {
+    uid,
+    requestId: "req-1",
+    log: {
+      error: (_obj: unknown, msg?: string) => void logged.push({ level: "error", msg: msg ?? "" }),
+      warn: (_obj: unknown, msg?: string) => void logged.push({ level: "warn", msg: msg ?? "" }),
+    } as BillingCaller["log"],
+  };
+  return { service: new BillingService(repo), billing, caller, logged };
 }

@@ -40,6 +40,9 @@ import { TokenRevocations } from "./auth/revocation.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { AuthService } from "./auth/service.ts";
 import { TokenSigner } from "./auth/tokens.ts";
+import { billingServiceRepository } from "./billing/repository.ts";
+import { billingRoutes } from "./billing/routes.ts";
+import { BillingService } from "./billing/usecases.ts";
 import type { GatewayConfig } from "./config.ts";
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler } from "./errors.ts";
 import { glossaryRepository } from "./glossary/repository.ts";
@@ -49,7 +52,6 @@ import { refuseUnstorableBody } from "./input.ts";
 import { requestLogSerializers } from "./lib/log-redact.ts";
 import { quoteRoutes } from "./quotes/routes.ts";
 import { createQuoteService } from "./quotes/usecases.ts";
-import { billingRoutes } from "./routes/billing.ts";
 import { exportRoutes } from "./routes/export.ts";
 import { manageRoutes } from "./routes/manage.ts";
 import { systemRoutes } from "./routes/system.ts";
@@ -268,9 +270,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   await app.register(billingRoutes, {
     prefix: "/api",
     signer,
-    billingUrl: config.BILLING_URL,
-    internalToken: config.INTERNAL_TOKEN,
-    timeoutMs: config.BILLING_TIMEOUT_MS,
+    billing: new BillingService(
+      billingServiceRepository({
+        billingUrl: config.BILLING_URL,
+        internalToken: config.INTERNAL_TOKEN,
+        timeoutMs: config.BILLING_TIMEOUT_MS,
+      }),
+    ),
   });
   await app.register(textRoutes, {
     prefix: "/api",

@@ -1,8 +1,7 @@
-// Plans, plan changes, payments and the card provider's webhook: validated and documented here,
-// answered by the billing service (BILLING_URL). The gateway authenticates the user and forwards
-// the uid in x-kikitori-uid with the shared x-internal-token (docs/decisions/0006-billing.md).
+// Plans, plan changes, payments and the card provider's webhook: validated, documented and
+// authenticated here, answered by the billing use cases (billing/usecases.ts), which ask the billing
+// service (billing/repository.ts, docs/decisions/0006-billing.md).
 import {
-  AppError,
   changeSubscriptionBodySchema,
   changeSubscriptionResponseSchema,
   currentSubscriptionSchema,
@@ -18,7 +17,6 @@ import {
   plansResponseSchema,
   receiptParamsSchema,
 } from "@kikitori/shared";
-import { INTERNAL_TOKEN_HEADER, INTERNAL_UID_HEADER } from "@kikitori/shared/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -26,116 +24,48 @@ import { assertUid, bearerToken, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
 import type { ZodApp } from "../zod-app.ts";
+import type { BillingAnswer, BillingCaller, BillingService } from "./usecases.ts";
 
 export interface BillingRoutesOptions {
   signer: TokenSigner;
-  billingUrl: string;
-  internalToken: string;
-  timeoutMs: number;
+  billing: BillingService;
 }
 
 /** Per-IP limit on plan changes and card checks, per minute. */
 const PER_IP_PER_MINUTE = 30;
 
-const unavailable = () =>
-  new AppError("SERVICE_UNAVAILABLE", "Billing is temporarily unavailable. Please try again shortly.");
+/** The caller of a billing use case: the request's user (or none), its id and its log. */
+const caller = (req: FastifyRequest, uid: string | null): BillingCaller => ({ uid, requestId: req.id, log: req.log });
 
-const langQuery = (lang: string | undefined) => (lang ? `?lang=${encodeURIComponent(lang)}` : "");
-
-interface ForwardTarget {
-  uid: string | null;
-  body?: unknown;
-  raw?: Buffer;
-  pdf?: boolean;
-}
-
-/** Sends the request on to the billing service with the internal token and, if known, the user's uid. */
-async function callBilling(
-  opts: BillingRoutesOptions,
-  req: FastifyRequest,
-  path: string,
-  target: ForwardTarget,
-): Promise<Response> {
-  const headers: Record<string, string> = {
-    [INTERNAL_TOKEN_HEADER]: opts.internalToken,
-    "x-request-id": req.id,
-  };
-  if (target.uid) headers[INTERNAL_UID_HEADER] = target.uid;
-  let body: string | ArrayBuffer | undefined;
-  if (target.raw) {
-    body = new Uint8Array(target.raw).buffer; // a copy of exactly these bytes
-    headers["content-type"] = String(req.headers["content-type"] ?? "application/json");
-    const sig = req.headers["stripe-signature"];
-    if (typeof sig === "string") headers["stripe-signature"] = sig;
-  } else if (target.body !== undefined) {
-    body = JSON.stringify(target.body);
-    headers["content-type"] = "application/json";
-  }
-  try {
-    return await fetch(opts.billingUrl + path, {
-      method: req.method,
-      headers,
-      body,
-      signal: AbortSignal.timeout(opts.timeoutMs),
-    });
-  } catch (err) {
-    req.log.error({ err, path }, "billing service unreachable");
-    throw unavailable();
-  }
-}
-
-/** Passes the billing service's answer (a PDF receipt or JSON) back to the user. */
-async function answerFromBilling(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  path: string,
-  res: Response,
-  pdf = false,
-): Promise<FastifyReply> {
-  if (pdf && res.ok && res.headers.get("content-type")?.startsWith("application/pdf")) {
-    const bytes = Buffer.from(await res.arrayBuffer());
+/** Sends a billing answer to the user: a PDF receipt, or the billing service's JSON with its status. */
+function send(reply: FastifyReply, answer: BillingAnswer): FastifyReply {
+  if (answer.kind === "pdf") {
     return reply
       .header("content-type", "application/pdf")
-      .header("content-disposition", res.headers.get("content-disposition") ?? "attachment")
+      .header("content-disposition", answer.disposition)
       .header("cache-control", "private, no-store")
-      .send(bytes);
+      .send(answer.bytes);
   }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    req.log.error({ status: res.status, path }, "billing answered without JSON");
-    throw unavailable();
-  }
-  if (res.status === 401) {
-    // Only the internal token can fail there (the user was authenticated here): a deployment fault,
-    // not the user's session.
-    req.log.error({ path }, "billing refused the internal token: set the same INTERNAL_TOKEN (or JWT_SECRET) on both");
-    throw unavailable();
-  }
-  if (res.status >= 500) req.log.warn({ status: res.status, path }, "billing error");
-  return reply.status(res.status).send(json);
+  return reply.status(answer.status).send(answer.body);
 }
 
 interface BillingRouteContext {
   opts: BillingRoutesOptions;
+  billing: BillingService;
   guard: ReturnType<typeof requireAuth>;
   limited: { rateLimit: { max: number; timeWindow: string } };
   tags: string[];
   security: { bearer: never[] }[];
-  forward: (req: FastifyRequest, reply: FastifyReply, path: string, target: ForwardTarget) => Promise<FastifyReply>;
 }
 
 export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, opts) => {
   const ctx: BillingRouteContext = {
     opts,
+    billing: opts.billing,
     guard: requireAuth(opts.signer),
     limited: { rateLimit: { max: PER_IP_PER_MINUTE, timeWindow: "1 minute" } },
     tags: ["plans"],
     security: [{ bearer: [] }],
-    forward: async (req, reply, path, target) =>
-      answerFromBilling(req, reply, path, await callBilling(opts, req, path, target), target.pdf),
   };
   subscriptionRoutes(app, ctx);
   paymentRoutes(app, ctx);
@@ -143,7 +73,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
 };
 
 /** The plans, the user's subscription, a plan change and its quote. */
-function subscriptionRoutes(app: ZodApp, { opts, guard, limited, tags, security, forward }: BillingRouteContext): void {
+function subscriptionRoutes(app: ZodApp, { opts, billing, guard, limited, tags, security }: BillingRouteContext): void {
   app.get(
     "/subscriptions/plans",
     {
@@ -163,7 +93,7 @@ function subscriptionRoutes(app: ZodApp, { opts, guard, limited, tags, security,
           (c) => c.sub,
           () => null,
         );
-      return forward(req, reply, `/api/subscriptions/plans${langQuery(req.query.lang)}`, { uid });
+      return send(reply, await billing.plans(caller(req, uid), req.query.lang));
     },
   );
 
@@ -180,9 +110,7 @@ function subscriptionRoutes(app: ZodApp, { opts, guard, limited, tags, security,
       },
     },
     async (req, reply) => {
-      return forward(req, reply, `/api/subscriptions/current${langQuery(req.query.lang)}`, {
-        uid: assertUid(req, undefined),
-      });
+      return send(reply, await billing.current(caller(req, assertUid(req, undefined)), req.query.lang));
     },
   );
 
@@ -203,7 +131,7 @@ function subscriptionRoutes(app: ZodApp, { opts, guard, limited, tags, security,
     async (req, reply) => {
       const uid = assertUid(req, req.body.uid);
       const { uid: _ignored, ...body } = req.body;
-      return forward(req, reply, "/api/subscriptions/create-or-update-subscription", { uid, body });
+      return send(reply, await billing.changePlan(caller(req, uid), body));
     },
   );
 
@@ -221,14 +149,13 @@ function subscriptionRoutes(app: ZodApp, { opts, guard, limited, tags, security,
       },
     },
     async (req, reply) => {
-      const q = new URLSearchParams({ plan: req.query.plan, ...(req.query.lang ? { lang: req.query.lang } : {}) });
-      return forward(req, reply, `/api/subscriptions/quote?${q}`, { uid: assertUid(req, undefined) });
+      return send(reply, await billing.quote(caller(req, assertUid(req, undefined)), req.query));
     },
   );
 }
 
 /** The card on file, receipts and the local card provider's card checks and 3-D Secure step. */
-function paymentRoutes(app: ZodApp, { guard, limited, tags, security, forward }: BillingRouteContext): void {
+function paymentRoutes(app: ZodApp, { billing, guard, limited, tags, security }: BillingRouteContext): void {
   app.post(
     "/subscriptions/payment-method",
     {
@@ -242,8 +169,7 @@ function paymentRoutes(app: ZodApp, { guard, limited, tags, security, forward }:
         response: { 200: paymentMethodResponseSchema, ...errorResponses(400, 401, 402, 404, 502, 503) },
       },
     },
-    async (req, reply) =>
-      forward(req, reply, "/api/subscriptions/payment-method", { uid: assertUid(req, undefined), body: req.body }),
+    async (req, reply) => send(reply, await billing.replaceCard(caller(req, assertUid(req, undefined)), req.body)),
   );
 
   app.get(
@@ -260,10 +186,7 @@ function paymentRoutes(app: ZodApp, { guard, limited, tags, security, forward }:
       },
     },
     async (req, reply) =>
-      forward(req, reply, `/api/billing/receipts/${encodeURIComponent(req.params.paymentId)}`, {
-        uid: assertUid(req, undefined),
-        pdf: true,
-      }),
+      send(reply, await billing.receipt(caller(req, assertUid(req, undefined)), req.params.paymentId)),
   );
 
   app.post(
@@ -279,8 +202,7 @@ function paymentRoutes(app: ZodApp, { guard, limited, tags, security, forward }:
         response: { 200: localPaymentMethodSchema, ...errorResponses(400, 401, 404, 503) },
       },
     },
-    async (req, reply) =>
-      forward(req, reply, "/api/billing/local/payment-methods", { uid: assertUid(req, undefined), body: req.body }),
+    async (req, reply) => send(reply, await billing.checkLocalCard(caller(req, assertUid(req, undefined)), req.body)),
   );
 
   app.post(
@@ -295,13 +217,12 @@ function paymentRoutes(app: ZodApp, { guard, limited, tags, security, forward }:
         response: { 200: localConfirmResponseSchema, ...errorResponses(400, 401, 402, 404, 503) },
       },
     },
-    async (req, reply) =>
-      forward(req, reply, "/api/billing/local/confirm", { uid: assertUid(req, undefined), body: req.body }),
+    async (req, reply) => send(reply, await billing.confirmLocal(caller(req, assertUid(req, undefined)), req.body)),
   );
 }
 
 /** The card provider's webhook, checked against its exact bytes: this scope keeps the raw body. */
-async function webhookRoutes(app: ZodApp, { tags, forward }: BillingRouteContext): Promise<void> {
+async function webhookRoutes(app: ZodApp, { billing, tags }: BillingRouteContext): Promise<void> {
   await app.register(async (scope) => {
     const raw = scope.withTypeProvider<ZodTypeProvider>();
     raw.removeAllContentTypeParsers();
@@ -316,10 +237,15 @@ async function webhookRoutes(app: ZodApp, { tags, forward }: BillingRouteContext
         },
       },
       async (req, reply) =>
-        forward(req, reply, "/api/billing/webhook", {
-          uid: null,
-          raw: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
-        }),
+        send(
+          reply,
+          await billing.webhook(caller(req, null), {
+            bytes: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+            contentType: String(req.headers["content-type"] ?? "application/json"),
+            signature:
+              typeof req.headers["stripe-signature"] === "string" ? req.headers["stripe-signature"] : undefined,
+          }),
+        ),
     );
   });
 }
