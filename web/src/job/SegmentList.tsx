@@ -1,9 +1,9 @@
 import type { JobSpeaker, TranscriptSegment } from "@kikitori/shared";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FindBar } from "./FindBar.tsx";
 import { findMatches, stepMatch } from "./find.ts";
-import { SegmentRow } from "./SegmentRow.tsx";
+import { type LineActions, SegmentRow } from "./SegmentRow.tsx";
 import { activeSegment } from "./usePlayer.ts";
 import { useRovingLines } from "./useRovingLines.ts";
 import { useSpeakerName } from "./useSpeakerNames.ts";
@@ -34,11 +34,13 @@ type SegmentListProps = {
   time: number;
   canSeek: boolean;
   editable: boolean;
+  /** The language of the transcript (how words are told apart where a segment has no word times). */
+  language: string;
   onSeek: (seconds: number) => void;
-  /** Seeks and plays (Enter on a time); seeking only when absent. */
+  /** Seeks and plays (Enter on a time, a click on a word); seeking only when absent. */
   onPlay?: (seconds: number) => void;
   onEdit: (index: number, text: string) => void;
-  /** Read-only text as plain paragraphs rather than fields (the transcription screen's result). */
+  /** Read-only text as words rather than fields (the read view, the shared page, the transcription screen). */
   plainText?: boolean;
   /** Gives a turn (its segments) to another speaker. */
   onSpeaker: (indexes: number[], speaker: number) => void;
@@ -47,15 +49,55 @@ type SegmentListProps = {
 };
 
 /**
- * The timed transcript of the job page (and of the finished result on the transcription screen): one
- * row per segment with its start (data-start, in seconds), its speaker where the voice changes, and its
- * text, editable once the job is complete. Clicking a row or its time seeks the audio there; Enter on a
- * time plays from there. The row playing is marked (aria-current) and kept in view, unless the user is
- * typing in the list.
+ * What the lines do, as one object that stays the same from render to render (memoised rows keep it)
+ * and calls the latest props.
+ */
+function useLineActions(props: {
+  setStop: LineActions["setStop"];
+  onLineKey: LineActions["onLineKey"];
+  onSeek: (seconds: number) => void;
+  onPlay?: (seconds: number) => void;
+  onEdit: (index: number, text: string) => void;
+  onSpeaker: (indexes: number[], speaker: number) => void;
+  onSplit?: (index: number, at: number) => void;
+  /** The segments of the turn starting at a line. */
+  turnOf: (i: number) => number[];
+  texts: readonly string[];
+}): LineActions {
+  const latest = useRef(props);
+  latest.current = props;
+  /** Where the caret was last in each line's text (the place a split goes). */
+  const carets = useRef(new Map<number, number>());
+  const { setStop } = props;
+  return useMemo<LineActions>(
+    () => ({
+      setStop,
+      onLineKey: (e, i, c) => latest.current.onLineKey(e, i, c),
+      seek: (seconds) => latest.current.onSeek(seconds),
+      play: (seconds) => (latest.current.onPlay ?? latest.current.onSeek)(seconds),
+      edit: (i, text) => latest.current.onEdit(i, text),
+      turnSpeaker: (i, sp) => latest.current.onSpeaker(latest.current.turnOf(i), sp),
+      lineSpeaker: (i, sp) => latest.current.onSpeaker([i], sp),
+      split: (i) => latest.current.onSplit?.(i, splitPoint(latest.current.texts[i] ?? "", carets.current.get(i))),
+      caret: (i, caret) => carets.current.set(i, caret),
+    }),
+    [setStop],
+  );
+}
+
+/**
+ * The timed transcript of the job page (and of the shared page and the finished result on the
+ * transcription screen): one row per segment with its start (data-start, in seconds), its speaker
+ * where the voice changes, and its text: editable fields, or (plainText) its words, each an element
+ * with its times (data-start, data-end) that plays from there when clicked. Clicking a row or its
+ * time seeks the audio there; Enter on a time plays from there. The row playing is marked
+ * (aria-current) and kept in view, unless the user is typing in the list; in it, the word playing.
+ * Rows are memoised: a new position re-renders only the row playing and the one before.
  *
  * Keyboard: one Tab stop per line (a roving tabindex): the kind of control last used (time, speaker or
  * text) is the line's stop; ↑/↓ on a time or speaker go to the line above/below, ←/→ to the line's
- * other controls, Home/End to the first/last line, Escape in a text back to its time.
+ * other controls, Home/End to the first/last line, Escape in a text back to its time. Words are not
+ * Tab stops.
  */
 export function SegmentList({
   segments,
@@ -65,6 +107,7 @@ export function SegmentList({
   time,
   canSeek,
   editable,
+  language,
   onSeek,
   onPlay,
   onEdit,
@@ -78,14 +121,15 @@ export function SegmentList({
   const active = canSeek ? activeSegment(starts, time) : -1;
   const shownName = useSpeakerName();
   const names = useMemo(() => new Map(speakers.map((s) => [s.id, shownName(s)])), [speakers, shownName]);
-  const speakerName = (id: number) => names.get(id) ?? t("transcription.speakerN", { n: id + 1 });
+  const speakerName = useCallback(
+    (id: number) => names.get(id) ?? t("transcription.speakerN", { n: id + 1 }),
+    [names, t],
+  );
   const [query, setQuery] = useState("");
   const [at, setAt] = useState(-1);
   const matches = useMemo(() => findMatches(texts, query), [texts, query]);
   const matched = useMemo(() => new Set(matches), [matches]);
   const current = at >= 0 && at < matches.length ? matches[at] : -1;
-  /** Where the caret was last in each line's text (the place a split goes). */
-  const carets = useRef(new Map<number, number>());
   const perLineSpeaker = editable && speakers.length > 1;
   const { stopOf, setStop, onLineKey } = useRovingLines({
     list,
@@ -108,6 +152,8 @@ export function SegmentList({
     for (let j = i + 1; j < segments.length && (who[j] ?? segments[j].speaker) === speaker; j++) out.push(j);
     return out;
   };
+
+  const actions = useLineActions({ setStop, onLineKey, onSeek, onPlay, onEdit, onSpeaker, onSplit, turnOf, texts });
 
   /** Moves to the next (or previous) match: into view, and the audio there. */
   const step = (direction: 1 | -1) => {
@@ -142,14 +188,13 @@ export function SegmentList({
         {segments.map((s, i) => {
           const speaker = who[i] ?? s.speaker;
           const showSpeaker = speaker !== undefined && speaker !== (who[i - 1] ?? segments[i - 1]?.speaker);
-          const text = texts[i] ?? s.text;
           return (
             <SegmentRow
               // biome-ignore lint/suspicious/noArrayIndexKey: a split replaces the whole list (a new snapshot)
               key={i}
               segment={s}
               index={i}
-              text={text}
+              text={texts[i] ?? s.text}
               speaker={speaker}
               showSpeaker={showSpeaker}
               perLineSpeaker={perLineSpeaker}
@@ -158,14 +203,14 @@ export function SegmentList({
               editable={editable}
               canSeek={canSeek}
               plainText={plainText}
-              marks={{ active: i === active, match: matched.has(i), current: i === current }}
-              focus={{ stop: stopOf(showSpeaker || perLineSpeaker), setStop, onLineKey }}
-              onSeek={onSeek}
-              onEdit={(value) => onEdit(i, value)}
-              onTurnSpeaker={(sp) => onSpeaker(turnOf(i), sp)}
-              onLineSpeaker={(sp) => onSpeaker([i], sp)}
-              onSplit={onSplit ? () => onSplit(i, splitPoint(text, carets.current.get(i))) : undefined}
-              onCaret={(caret) => carets.current.set(i, caret)}
+              language={language}
+              active={i === active}
+              match={matched.has(i)}
+              current={i === current}
+              playTime={i === active ? time : undefined}
+              stop={stopOf(showSpeaker || perLineSpeaker)}
+              splittable={!!onSplit}
+              actions={actions}
             />
           );
         })}

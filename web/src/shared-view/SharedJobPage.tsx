@@ -165,6 +165,7 @@ function SharedView({ data, onRenew }: { data: SharedTranscription; onRenew: () 
               time={player.time}
               canSeek={canSeek}
               editable={false}
+              language={data.language ?? lang}
               plainText
               onSeek={player.seek}
               onPlay={player.play}

@@ -93,6 +93,7 @@ export function ResultPanel({
                     time={player.time}
                     canSeek={player.ready}
                     editable={false}
+                    language={state.spokenLanguage ?? lang}
                     plainText
                     onSeek={player.seek}
                     onPlay={player.play}

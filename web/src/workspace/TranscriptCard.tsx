@@ -1,4 +1,5 @@
 import type { TranscriptionSnapshot } from "@kikitori/shared";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { errorText } from "../i18n/errorText.ts";
@@ -7,9 +8,53 @@ import type { Player } from "../job/usePlayer.ts";
 import { QuotesPanel } from "./QuotesPanel.tsx";
 import type { JobEditor } from "./useJobEditor.ts";
 
+/** How the lines show: fields to edit, or words to read along and click (the audio plays from a word). */
+type TranscriptView = "edit" | "read";
+const VIEW_KEY = "kikitori.transcriptView";
+
+/** The view the user chose last in this browser (editing when none). */
+function useTranscriptView(): [TranscriptView, (view: TranscriptView) => void] {
+  const [view, setView] = useState<TranscriptView>(() => {
+    try {
+      return globalThis.localStorage?.getItem(VIEW_KEY) === "read" ? "read" : "edit";
+    } catch {
+      return "edit";
+    }
+  });
+  const choose = (next: TranscriptView) => {
+    setView(next);
+    try {
+      globalThis.localStorage?.setItem(VIEW_KEY, next);
+    } catch {}
+  };
+  return [view, choose];
+}
+
+/** The choice between editing the lines and reading them word by word. */
+function ViewSwitch({ view, onView }: { view: TranscriptView; onView: (view: TranscriptView) => void }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="ws-view-switch" aria-label={t("job.view")} data-testid="ws-view">
+      {(["read", "edit"] as const).map((v) => (
+        <button
+          key={v}
+          type="button"
+          className="btn btn-secondary btn-small"
+          data-testid={`ws-view-${v}`}
+          aria-pressed={view === v}
+          onClick={() => onView(v)}
+        >
+          {t(v === "read" ? "job.viewRead" : "job.viewEdit")}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
+
 /**
  * The job page's transcript card: the timed lines (editable, following the audio) or the plain
- * transcript when there are no lines, a failed split, and the quotes.
+ * transcript when there are no lines, a failed split, and the quotes. A finished job's lines are
+ * fields to edit or (the read view, the only one otherwise) words to read along and click.
  */
 export function TranscriptCard({
   snap,
@@ -33,9 +78,23 @@ export function TranscriptCard({
   onSplit: (index: number, at: number) => void;
 }) {
   const { t } = useTranslation();
+  const [view, setView] = useTranscriptView();
+  const reading = !editable || view === "read";
   return (
     <section className="card ws-transcript" aria-labelledby="ws-transcript-title">
-      <h2 id="ws-transcript-title">{t("transcription.transcriptTitle")}</h2>
+      <div className="ws-transcript-head">
+        <h2 id="ws-transcript-title">{t("transcription.transcriptTitle")}</h2>
+        {editable && snap.segments.length ? (
+          <ViewSwitch
+            view={view}
+            onView={(next) => {
+              // What was typed is saved first: the words then come from the saved lines.
+              if (next === "read") void editor.flush();
+              setView(next);
+            }}
+          />
+        ) : null}
+      </div>
       {snap.segments.length ? (
         <SegmentList
           segments={snap.segments}
@@ -45,6 +104,8 @@ export function TranscriptCard({
           time={player.time}
           canSeek={canPlay}
           editable={editable}
+          language={language}
+          plainText={reading}
           onSeek={player.seek}
           onPlay={player.play}
           onEdit={editor.setSegment}
