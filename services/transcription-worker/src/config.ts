@@ -14,9 +14,21 @@ export const transcriptionWorkerEnv = z.object({
   SHUTDOWN_TIMEOUT_MS: envInt(30_000, 1_000),
   /**
    * Speech engine: `whisper` (embedded whisper.cpp, every language), `pocketsphinx` (offline, English
-   * only, rough) or `openai` (any OpenAI-compatible server).
+   * only, rough), `openai` (any OpenAI-compatible server) or `auto`: per audio language the best
+   * engine whose model is in MODELS_DIR (Parakeet for 25 European languages, SenseVoice for ja, zh,
+   * ko, yue, Whisper for the rest and for detection; docs/decisions/0034).
    */
-  TRANSCRIPTION_ENGINE: z.enum(["whisper", "pocketsphinx", "openai"]).default("whisper"),
+  TRANSCRIPTION_ENGINE: z.enum(["whisper", "pocketsphinx", "openai", "auto"]).default("whisper"),
+  /** Parakeet model for `auto`: v3 (25 European languages) or v2 (English only). */
+  PARAKEET_MODEL: z
+    .enum(["parakeet-tdt-0.6b-v3-int8", "parakeet-tdt-0.6b-v2-int8"])
+    .default("parakeet-tdt-0.6b-v3-int8"),
+  /** A directory with Parakeet's files to use instead of MODELS_DIR's (not checksummed). */
+  PARAKEET_MODEL_DIR: z.string().optional(),
+  /** A directory with SenseVoice's files (model.int8.onnx, tokens.txt) to use instead of MODELS_DIR's. */
+  SENSEVOICE_MODEL_DIR: z.string().optional(),
+  /** Threads of each sherpa-onnx recognizer; 0 = every core. */
+  SHERPA_THREADS: envInt(0, 0, 64),
   /**
    * What `whisper` does when its model cannot be had (not downloaded, no network, wrong checksum, CPU
    * without AVX2): `pocketsphinx` takes English (with a notice in the log and on the screen) and other

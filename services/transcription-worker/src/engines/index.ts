@@ -5,9 +5,11 @@ import type { Logger } from "@kikitori/shared/server";
 import type { TranscriptionWorkerConfig } from "../config.ts";
 import { modelEntry, modelFile } from "../models/catalog.ts";
 import { modelState } from "../models/download.ts";
+import { createAutoEngine } from "./auto.ts";
 import { OpenAiTranscriptionEngine } from "./openai.ts";
 import { PocketSphinxEngine } from "./pocketsphinx.ts";
 import type { TranscriptionEngine } from "./port.ts";
+import { singleEngineRoutes } from "./routes.ts";
 import { cpuProblem, WhisperEngine } from "./whisper.ts";
 
 export type { EngineResult, EngineSegment, TranscribeOptions, TranscriptionEngine } from "./port.ts";
@@ -55,32 +57,46 @@ export async function createSpeechEngine(cfg: TranscriptionWorkerConfig, logger:
     return { engine, status: statusOf(engine, "en-us", null), chunkConcurrency: perCore };
   }
 
+  if (cfg.TRANSCRIPTION_ENGINE === "auto") return createAutoEngine(cfg, logger, pocketsphinx, perCore);
+
   // whisper: one process with every core unless CHUNK_CONCURRENCY says otherwise.
+  const whisper = await startWhisper(cfg, logger);
+  if (typeof whisper === "string") return fallback(cfg, logger, whisper, pocketsphinx, perCore);
+  return {
+    engine: whisper,
+    status: statusOf(whisper, whisperModelOf(whisper), null),
+    chunkConcurrency: cfg.CHUNK_CONCURRENCY || 1,
+  };
+}
+
+/** "whisper:base" → "base". */
+export const whisperModelOf = (engine: TranscriptionEngine): string => engine.name.slice("whisper:".length);
+
+/**
+ * Loads the Whisper model in its process (one process with every core unless CHUNK_CONCURRENCY says
+ * otherwise) and answers the engine, or why it cannot run here.
+ */
+export async function startWhisper(cfg: TranscriptionWorkerConfig, logger: Logger): Promise<WhisperEngine | string> {
+  const cores = Math.max(1, os.availableParallelism());
   const processes = cfg.CHUNK_CONCURRENCY || 1;
   const threads = cfg.WHISPER_THREADS || Math.max(1, Math.floor(cores / processes));
   const problem = await whisperProblem(cfg);
-  if (!problem) {
-    const engine = new WhisperEngine({
-      modelPath: cfg.WHISPER_MODEL_PATH ?? modelFile(cfg.MODELS_DIR, cfg.WHISPER_MODEL),
-      modelName: cfg.WHISPER_MODEL_PATH ? modelLabel(cfg.WHISPER_MODEL_PATH) : cfg.WHISPER_MODEL,
-      processes,
-      threads,
-      timeoutMs: cfg.WHISPER_CHUNK_TIMEOUT_MS,
-    });
-    try {
-      await engine.check();
-      logger.info({ engine: engine.name, processes, threads }, "whisper model loaded");
-      return {
-        engine,
-        status: statusOf(engine, engine.name.slice("whisper:".length), null),
-        chunkConcurrency: processes,
-      };
-    } catch (err) {
-      await engine.close();
-      return fallback(cfg, logger, (err as Error).message, pocketsphinx, perCore);
-    }
+  if (problem) return problem;
+  const engine = new WhisperEngine({
+    modelPath: cfg.WHISPER_MODEL_PATH ?? modelFile(cfg.MODELS_DIR, cfg.WHISPER_MODEL),
+    modelName: cfg.WHISPER_MODEL_PATH ? modelLabel(cfg.WHISPER_MODEL_PATH) : cfg.WHISPER_MODEL,
+    processes,
+    threads,
+    timeoutMs: cfg.WHISPER_CHUNK_TIMEOUT_MS,
+  });
+  try {
+    await engine.check();
+    logger.info({ engine: engine.name, processes, threads }, "whisper model loaded");
+    return engine;
+  } catch (err) {
+    await engine.close();
+    return (err as Error).message;
   }
-  return fallback(cfg, logger, problem, pocketsphinx, perCore);
 }
 
 /** Why whisper cannot run here (CPU, model file), or null. No hashing: the marker says it was checked. */
@@ -104,7 +120,7 @@ async function whisperProblem(cfg: TranscriptionWorkerConfig): Promise<string | 
     : `no Whisper model "${cfg.WHISPER_MODEL}" in ${cfg.MODELS_DIR} (${size}; run: npm run models -- pull ${cfg.WHISPER_MODEL})`;
 }
 
-function fallback(
+export function fallback(
   cfg: TranscriptionWorkerConfig,
   logger: Logger,
   reason: string,
@@ -127,13 +143,18 @@ function fallback(
   return { engine, status: statusOf(engine, "en-us", notice), chunkConcurrency };
 }
 
-function statusOf(engine: TranscriptionEngine, model: string | null, notice: SpeechStatus["notice"]): SpeechStatus {
+export function statusOf(
+  engine: TranscriptionEngine,
+  model: string | null,
+  notice: SpeechStatus["notice"],
+): SpeechStatus {
   return {
     available: true,
     engine: engine.kind,
     model,
     languages: engine.languages === "all" ? "all" : [...engine.languages],
     notice,
+    routes: singleEngineRoutes(engine, model),
   };
 }
 

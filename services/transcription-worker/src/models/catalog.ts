@@ -119,3 +119,95 @@ export function modelUrl(name: WhisperModelName, baseUrl?: string): string {
   const entry = modelEntry(name);
   return baseUrl ? `${baseUrl.replace(/\/+$/, "")}/${entry.file}` : entry.url;
 }
+
+/**
+ * The sherpa-onnx offline recognizers (release archives under `asr-models`), unpacked into
+ * MODELS_DIR/<dir>. No SHA-256 of these archives is published (neither the release page nor the
+ * sherpa-onnx docs give one): `archiveSha256` is null and `npm run models -- pull NAME --sha256=<hex>`
+ * pins the one the operator checked. After unpacking, every file of `files` must be there.
+ *
+ * Sizes: the unpacked files as listed on the Hugging Face copies of the same exports
+ * (csukuangfj/sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8: encoder 652 MB, decoder 11.8 MB,
+ * joiner 6.4 MB; the v2 docs' `ls -lh`: 622 MB + 6.9 MB + 1.7 MB; sense-voice 2024-07-17:
+ * model.int8.onnx 239 MB). Memory is an estimate (int8 weights plus the encoder's working memory).
+ *
+ * Quality, published, lower is better: Parakeet TDT 0.6B v3: Open ASR leaderboard English mean WER
+ * 6.26 %, FLEURS 25 languages mean WER 11.6 % (NVIDIA's model card); v2: LibriSpeech test-clean WER
+ * 1.69 % (model card). SenseVoice-small: no JSUT CER was found published; FunAudioLLM reports it
+ * ahead of Whisper on Chinese and Cantonese and about 15 times faster (non-autoregressive CTC, one
+ * pass per window).
+ */
+export const SHERPA_ASR_RELEASES = "https://github.com/k2-fsa/sherpa-onnx/releases/download/asr-models";
+
+const PARAKEET_FILES = {
+  encoder: "encoder.int8.onnx",
+  decoder: "decoder.int8.onnx",
+  joiner: "joiner.int8.onnx",
+  tokens: "tokens.txt",
+} as const;
+
+export const SPEECH_MODELS = [
+  {
+    name: "parakeet-tdt-0.6b-v3-int8",
+    family: "parakeet",
+    dir: "sherpa-onnx-nemo-parakeet-tdt-0.6b-v3-int8",
+    archiveSha256: null,
+    files: PARAKEET_FILES,
+    sizeMB: 670,
+    memoryGB: 1.2,
+    languages: "european25",
+    quality: "Open ASR English mean WER 6.26 %, FLEURS 25 languages 11.6 % (NVIDIA model card)",
+  },
+  {
+    name: "parakeet-tdt-0.6b-v2-int8",
+    family: "parakeet",
+    dir: "sherpa-onnx-nemo-parakeet-tdt-0.6b-v2-int8",
+    archiveSha256: null,
+    files: PARAKEET_FILES,
+    sizeMB: 631,
+    memoryGB: 1.2,
+    languages: "en",
+    quality: "LibriSpeech test-clean WER 1.69 % (NVIDIA model card)",
+  },
+  {
+    name: "sense-voice-small-int8",
+    family: "sensevoice",
+    dir: "sherpa-onnx-sense-voice-zh-en-ja-ko-yue-int8-2024-07-17",
+    archiveSha256: null,
+    files: { model: "model.int8.onnx", tokens: "tokens.txt" },
+    sizeMB: 240,
+    memoryGB: 0.5,
+    languages: "cjk",
+    quality: "no JSUT CER published; ahead of Whisper on zh and yue (FunAudioLLM SenseVoice)",
+  },
+] as const;
+
+export type SpeechModelEntry = (typeof SPEECH_MODELS)[number];
+export type SpeechModelName = SpeechModelEntry["name"];
+export const SPEECH_MODEL_NAMES = SPEECH_MODELS.map((m) => m.name) as unknown as readonly [
+  SpeechModelName,
+  ...SpeechModelName[],
+];
+
+export function isSpeechModelName(name: string): name is SpeechModelName {
+  return SPEECH_MODELS.some((m) => m.name === name);
+}
+
+export function speechModelEntry(name: SpeechModelName): SpeechModelEntry {
+  const entry = SPEECH_MODELS.find((m) => m.name === name);
+  if (!entry) throw new Error(`unknown speech model "${name}"; known: ${SPEECH_MODEL_NAMES.join(", ")}`);
+  return entry;
+}
+
+/** The release archive of `name`, at `baseUrl` (a mirror) or the published source. */
+export function speechModelUrl(name: SpeechModelName, baseUrl?: string): string {
+  const file = `${speechModelEntry(name).dir}.tar.bz2`;
+  return `${baseUrl ? baseUrl.replace(/\/+$/, "") : SHERPA_ASR_RELEASES}/${file}`;
+}
+
+/** The paths of the unpacked files of `name`, in `dir` (default MODELS_DIR/<the archive's directory>). */
+export function speechModelFiles(modelsDir: string, name: SpeechModelName, dir?: string): Record<string, string> {
+  const entry = speechModelEntry(name);
+  const base = dir ?? path.join(modelsDir, entry.dir);
+  return Object.fromEntries(Object.entries(entry.files).map(([role, f]) => [role, path.join(base, f)]));
+}

@@ -1,0 +1,66 @@
+import { AppError } from "@kikitori/shared";
+import type { EngineResult, TranscribeOptions, TranscriptionEngine } from "./port.ts";
+import { preferenceOf, type RoutableKind } from "./routes.ts";
+
+const takes = (e: TranscriptionEngine, language: string) => e.languages === "all" || e.languages.includes(language);
+
+/**
+ * `auto`: one engine per audio language, behind the same port (handlers do not change). Each chunk
+ * goes to the best engine here for its language (routes.ts: Parakeet, SenseVoice, Whisper,
+ * pocketsphinx for English). With language "auto" the handler has Whisper detect the language once
+ * (detectLanguage); a chunk that still says "auto" goes to Whisper, else to SenseVoice (which tells
+ * its five languages apart). Every engine given is usable: those that failed their check at start
+ * were left out by createSpeechEngine.
+ */
+export class RoutedEngine implements TranscriptionEngine {
+  readonly kind = "auto" as const;
+  readonly name: string;
+  readonly languages: "all" | readonly string[];
+  private readonly byKind: Map<RoutableKind, TranscriptionEngine>;
+
+  constructor(engines: ReadonlyMap<RoutableKind, TranscriptionEngine>) {
+    this.byKind = new Map(engines);
+    const all = [...this.byKind.values()];
+    this.name = `auto(${all.map((e) => e.name).join(", ")})`;
+    this.languages = all.some((e) => e.languages === "all")
+      ? "all"
+      : [...new Set(all.flatMap((e) => (e.languages === "all" ? [] : [...e.languages])))];
+  }
+
+  /** The engine a chunk in `language` goes to, or null when none here takes it. */
+  engineFor(language: string): TranscriptionEngine | null {
+    if (language === "auto") return this.byKind.get("whisper") ?? this.byKind.get("sensevoice") ?? null;
+    for (const kind of preferenceOf(language)) {
+      const e = this.byKind.get(kind);
+      if (e && takes(e, language)) return e;
+    }
+    return null;
+  }
+
+  async check(): Promise<void> {
+    for (const e of this.byKind.values()) await e.check();
+  }
+
+  async transcribe(wavPath: string, opts: TranscribeOptions): Promise<EngineResult> {
+    const engine = this.engineFor(opts.language);
+    if (!engine)
+      throw new AppError(
+        "VALIDATION_FAILED",
+        `no speech engine here takes the audio language "${opts.language}" (engines: ${this.name})`,
+      );
+    return engine.transcribe(wavPath, opts);
+  }
+
+  async detectLanguage(wavPath: string, opts: { signal?: AbortSignal } = {}): Promise<string | null> {
+    const whisper = this.byKind.get("whisper");
+    if (whisper?.detectLanguage) return whisper.detectLanguage(wavPath, opts);
+    const sensevoice = this.byKind.get("sensevoice");
+    if (!sensevoice) return null;
+    const r = await sensevoice.transcribe(wavPath, { language: "auto", fileType: "", signal: opts.signal });
+    return r.language;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.byKind.values()].map((e) => e.close?.()));
+  }
+}
