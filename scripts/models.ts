@@ -12,8 +12,12 @@ import {
 } from "../services/transcription-worker/src/diarization/models.ts";
 import {
   DEFAULT_WHISPER_MODEL,
+  isSpeechModelName,
   isWhisperModelName,
   modelFile,
+  SPEECH_MODEL_NAMES,
+  SPEECH_MODELS,
+  type SpeechModelName,
   WHISPER_MODEL_NAMES,
   WHISPER_MODELS,
   type WhisperModelEntry,
@@ -27,8 +31,9 @@ import {
   pullModel,
   verifyModel,
 } from "../services/transcription-worker/src/models/download.ts";
+import { pullSpeechModel, speechModelReady } from "../services/transcription-worker/src/models/speech-models.ts";
 
-const USAGE = `Usage: npm run models -- <command> [model…] [--sha1 <hex>]
+const USAGE = `Usage: npm run models -- <command> [model…] [--sha1 <hex>] [--sha256 <hex>]
 
   pull [model…]    download and verify (default: $WHISPER_MODEL, else ${DEFAULT_WHISPER_MODEL}, and the speaker
                    diarization models unless DIARIZATION_ENGINE is classic or none); resumes a cut download
@@ -37,9 +42,12 @@ const USAGE = `Usage: npm run models -- <command> [model…] [--sha1 <hex>]
   verify [model…]  hash the files again (default: every model in MODELS_DIR)
 
   --sha1 <hex>     the SHA-1 the file must have (one model): for models whisper.cpp publishes none for
+  --sha256 <hex>   the SHA-256 of a speech model's archive (${SPEECH_MODEL_NAMES.join(", ")}):
+                   sherpa-onnx publishes none, so the one you checked pins it (TRANSCRIPTION_ENGINE=auto)
 
 Environment: MODELS_DIR (default var/models), WHISPER_MODEL, WHISPER_MODEL_BASE_URL (a mirror),
-DIARIZATION_ENGINE, DIARIZATION_MODEL_BASE_URL (a mirror of the sherpa-onnx release files).`;
+DIARIZATION_ENGINE, DIARIZATION_MODEL_BASE_URL (a mirror of the sherpa-onnx release files),
+SPEECH_MODEL_BASE_URL (a mirror of the sherpa-onnx asr-models release archives).`;
 
 const DIARIZATION = "diarization";
 
@@ -49,27 +57,31 @@ const REPO = path.resolve(import.meta.dirname, "..");
 const modelsDir = path.resolve(process.env.MODELS_DIR || path.join(REPO, "var/models"));
 const MB = 1024 * 1024;
 
-function parseArgs(argv: string[]): { command: string; names: string[]; sha1?: string } {
+function parseArgs(argv: string[]): { command: string; names: string[]; sha1?: string; sha256?: string } {
   const rest: string[] = [];
   let sha1: string | undefined;
+  let sha256: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--sha1") sha1 = argv[++i];
     else if (a.startsWith("--sha1=")) sha1 = a.slice("--sha1=".length);
+    else if (a === "--sha256") sha256 = argv[++i];
+    else if (a.startsWith("--sha256=")) sha256 = a.slice("--sha256=".length);
     else if (a === "-h" || a === "--help") rest.unshift("help");
     else if (a.startsWith("-")) throw new UsageError(`unknown option ${a}`);
     else rest.push(a);
   }
   if (argv.includes("--sha1") && !sha1) throw new UsageError("--sha1 needs a value");
+  if (argv.includes("--sha256") && !sha256) throw new UsageError("--sha256 needs a value");
   const [command = "help", ...names] = rest;
-  return { command, names, sha1 };
+  return { command, names, sha1, sha256 };
 }
 
 function modelNames(names: string[]): WhisperModelName[] {
-  const unknown = names.filter((n) => !isWhisperModelName(n) && n !== DIARIZATION);
+  const unknown = names.filter((n) => !isWhisperModelName(n) && !isSpeechModelName(n) && n !== DIARIZATION);
   if (unknown.length) {
     throw new UsageError(
-      `unknown model ${unknown.map((n) => `"${n}"`).join(", ")}; known: ${WHISPER_MODEL_NAMES.join(", ")}`,
+      `unknown model ${unknown.map((n) => `"${n}"`).join(", ")}; known: ${[...WHISPER_MODEL_NAMES, ...SPEECH_MODEL_NAMES].join(", ")}`,
     );
   }
   return names.filter(isWhisperModelName);
@@ -105,6 +117,37 @@ async function pullDiarization(signal: AbortSignal): Promise<number> {
     );
     return 1;
   }
+}
+
+/** Pulls sherpa-onnx speech models (archive, unpack, files checked). Exit code: 0, 1, 130 when interrupted. */
+async function pullSpeech(names: SpeechModelName[], sha256: string | undefined, signal: AbortSignal): Promise<number> {
+  if (sha256 && names.length > 1) throw new UsageError("--sha256 applies to one model; name only one");
+  for (const name of names) {
+    const progress = progressReporter(`${name}.tar.bz2`, process.stderr);
+    try {
+      const r = await pullSpeechModel({
+        modelsDir,
+        name,
+        sha256,
+        baseUrl: process.env.SPEECH_MODEL_BASE_URL || undefined,
+        signal,
+        onProgress: progress.update,
+      });
+      progress.done();
+      console.log(
+        r.downloaded ? `${name}: downloaded, verified and unpacked → ${r.dir}` : `${name}: already present → ${r.dir}`,
+      );
+    } catch (err) {
+      progress.done();
+      if (signal.aborted) {
+        console.error(`${name}: interrupted; the part is kept, run the same command again to resume`);
+        return 130;
+      }
+      console.error(`${name}: ${(err as Error).message}`);
+      return 1;
+    }
+  }
+  return 0;
 }
 
 function defaultModel(): WhisperModelName {
@@ -252,6 +295,11 @@ async function list(): Promise<boolean> {
         .trimEnd(),
     );
   }
+  console.log("\nspeech models (sherpa-onnx, TRANSCRIPTION_ENGINE=auto):");
+  for (const m of SPEECH_MODELS) {
+    const state = (await speechModelReady(modelsDir, m.name)) ? "unpacked" : "not in MODELS_DIR";
+    console.log(`  ${m.name.padEnd(28)} ${String(m.sizeMB).padStart(4)} MB  ${m.memoryGB} GB  ${m.quality}  ${state}`);
+  }
   const ready = await sherpaModelsReady(modelsDir);
   const paths = sherpaModelPaths(modelsDir);
   console.log(
@@ -296,7 +344,7 @@ async function verify(names: WhisperModelName[], sha1: string | undefined, signa
 }
 
 async function main(): Promise<number> {
-  const { command, names, sha1 } = parseArgs(process.argv.slice(2));
+  const { command, names, sha1, sha256 } = parseArgs(process.argv.slice(2));
   const ac = new AbortController();
   process.once("SIGINT", () => ac.abort());
   process.once("SIGTERM", () => ac.abort());
@@ -304,7 +352,9 @@ async function main(): Promise<number> {
     case "pull": {
       const whisper = names.length ? modelNames(names) : [defaultModel()];
       const diarization = names.length ? names.includes(DIARIZATION) : wantsDiarization();
+      const speech = names.filter(isSpeechModelName);
       let code = whisper.length ? await pull(whisper, sha1, ac.signal) : 0;
+      if (speech.length && code !== 130) code = Math.max(code, await pullSpeech(speech, sha256, ac.signal));
       if (diarization && code !== 130) code = Math.max(code, await pullDiarization(ac.signal));
       return code;
     }
