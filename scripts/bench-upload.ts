@@ -3,14 +3,20 @@
  * a WAV of `megabytes` MB (default 19) against a raw loopback HTTP POST of the same bytes to a tiny
  * node server that only reads them, and a resumable upload (tus: creation + one PATCH) of the same
  * file; `runs` rounds (default 7), each kind once per round, interleaved. Prints min and median of each
- * and the ratios. Uses the real stack: a gateway, PostgreSQL, Redis and an s3rver (its own database,
- * Redis prefix and bucket). Needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL; default 127.0.0.1).
+ * and the ratios. Uses the real stack: a gateway, PostgreSQL, Redis and the embedded object store in
+ * its own process, as `npm start` runs it (scripts/objectstore.mjs; its own database, Redis prefix and
+ * bucket). Needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL; default 127.0.0.1).
  */
+
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
+import path from "node:path";
+import { createObjectStore } from "../services/shared/src/server/storage.ts";
 import { startTestGateway } from "../tests/support/gateway.ts";
-import { startS3Standin } from "../tests/support/global-setup.ts";
 import { createUser, upload } from "../tests/support/pipeline.ts";
 import { toneWav } from "../tests/support/wav.ts";
 
@@ -32,7 +38,48 @@ const stats = (xs: number[]) => {
   return { min: s[0], median: s[Math.floor(s.length / 2)] };
 };
 
-const s3 = await startS3Standin();
+/** The embedded object store in its own process (as `npm start` runs it), on a free port. */
+async function startObjectStore(): Promise<{ close: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kikitori-bench-s3-"));
+  const probe = http.createServer();
+  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", () => r()));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const env = {
+    ...process.env,
+    EMBEDDED_S3_PORT: String(port),
+    EMBEDDED_S3_DIR: dir,
+    S3_BUCKET: `bench-${randomBytes(4).toString("hex")}`,
+    S3_ACCESS_KEY: `bench-${randomBytes(8).toString("hex")}`,
+    S3_SECRET_KEY: randomBytes(32).toString("base64url"),
+  };
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/objectstore.mjs"], {
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
+    child.once("exit", (code) => reject(new Error(`objectstore exited with ${code}`)));
+  });
+  Object.assign(process.env, {
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_BUCKET: env.S3_BUCKET,
+    S3_ACCESS_KEY: env.S3_ACCESS_KEY,
+    S3_SECRET_KEY: env.S3_SECRET_KEY,
+    S3_REGION: "us-east-1",
+  });
+  process.env.DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/postgres";
+  process.env.REDIS_URL ??= "redis://127.0.0.1:6379";
+  return {
+    close: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const s3 = await startObjectStore();
 process.env.TEST_LOG_LEVEL ??= "error";
 const raw = http.createServer((req, res) => {
   req.on("data", () => {});
@@ -44,11 +91,21 @@ const t = await startTestGateway();
 try {
   const data = wav(MEGABYTES * 1000 * 1000);
   const body = new Uint8Array(data);
-  const times = { raw: [] as number[], post: [] as number[], tus: [] as number[] };
+  const times = { raw: [] as number[], store: [] as number[], post: [] as number[], tus: [] as number[] };
+  // The floor the store sets: one PUT of the same bytes straight to it (what every upload must wait for).
+  const store = createObjectStore({
+    S3_ENDPOINT: process.env.S3_ENDPOINT ?? "",
+    S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? "",
+    S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? "",
+    S3_BUCKET: process.env.S3_BUCKET ?? "",
+    S3_REGION: "us-east-1",
+  });
+  await store.ensureBucket();
   for (let i = 0; i < RUNS; i++) {
     // A fresh premium user per round: the minutes never run out.
     const { token } = await createUser(t, { plan: "premium" });
     times.raw.push(await timed(() => fetch(rawUrl, { method: "POST", body }).then((r) => r.text())));
+    times.store.push(await timed(() => store.put(`bench/${i}`, data, data.length, "audio/wav")));
     times.post.push(
       await timed(async () => {
         const r = await upload(t, token, { data, name: "bench.wav", type: "audio/wav" });
@@ -85,6 +142,7 @@ try {
     [
       `Upload bench: ${(data.length / 1e6).toFixed(1)} MB WAV (16 kHz mono, ${Math.round(data.length / 32_000)} s), ${RUNS} rounds, ${os.cpus().length} cores`,
       line("raw loopback POST", r),
+      line("one PUT straight to the store", stats(times.store)),
       line("POST /api/upload (202)", p),
       line("tus creation + one PATCH (204)", u),
       `POST /api/upload / raw: min ${(p.min / r.min).toFixed(1)}×, median ${(p.median / r.median).toFixed(1)}× (the goal is at most 1.5×)`,

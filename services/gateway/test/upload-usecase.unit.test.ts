@@ -79,8 +79,8 @@ function world(over: Partial<UploadPorts> = {}) {
       return s.decodedSeconds;
     },
     audio: {
-      put: async (key, path, bytes, contentType) => {
-        s.objects.set(key, { path, bytes, contentType });
+      put: async (key, path, bytes, contentType, sha256) => {
+        s.objects.set(key, { path, bytes, contentType, ...(sha256 ? { sha256 } : {}) });
       },
       remove: async (key) => {
         s.removed.push(key);
@@ -322,4 +322,50 @@ it("still accepts the upload when the progress message cannot go out", async () 
   expect(accepted.jobId).toBe(JOB);
   expect(s.added).toHaveLength(1);
   expect(warnings).toEqual([[{ err: expect.any(Error) }, "could not publish File uploaded"]]);
+});
+
+/** A 16 kHz mono 16-bit PCM WAV header whose data chunk declares `seconds`. */
+const pcmHead = (seconds: number) => {
+  const h = Buffer.alloc(44);
+  h.write("RIFF", 0);
+  h.writeUInt32LE(36 + seconds * 32_000, 4);
+  h.write("WAVEfmt ", 8);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(16_000, 24);
+  h.writeUInt32LE(32_000, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write("data", 36);
+  h.writeUInt32LE(seconds * 32_000, 40);
+  return h;
+};
+
+it("measures an uncompressed WAV from its header: no probe, no decode, no decode slot", async () => {
+  const { s, service } = world();
+  const accepted = await service.accept(request({ file: file({ head: pcmHead(90), bytes: 44 + 90 * 32_000 }) }));
+  expect(accepted).toMatchObject({ format: "wav", durationSeconds: 90 });
+  expect({ probed: s.probed, decoded: s.decoded, taken: s.slotsTaken }).toEqual({ probed: 0, decoded: 0, taken: 0 });
+  expect(s.rows[0]).toMatchObject({ durationSeconds: 90, reservedSeconds: 90, audioStream: 0 });
+});
+
+it("takes a WAV cut short for what it holds, refuses one with no audio, and settles the quota before anything", async () => {
+  const { s, service } = world();
+  // The header says 90 s, the bytes hold 30 s: as ffprobe and ffmpeg do, the 30 s are the recording.
+  const cut = file({ head: pcmHead(90), bytes: 44 + 30 * 32_000 });
+  expect(await service.accept(request({ file: cut }))).toMatchObject({ durationSeconds: 30 });
+  const empty = file({ head: pcmHead(90), bytes: 44 + 3_000 });
+  expect(await codeOf(service.accept(request({ file: empty })))).toBe("AUDIO_DAMAGED");
+  s.secondsLeft = 60;
+  const long = file({ head: pcmHead(600), bytes: 44 + 600 * 32_000 });
+  expect(await codeOf(service.accept(request({ file: long })))).toBe("QUOTA_EXCEEDED");
+  expect({ rows: s.rows.length, probed: s.probed, decoded: s.decoded }).toEqual({ rows: 1, probed: 0, decoded: 0 });
+});
+
+it("hands the store the hash taken while the file arrived, so it is not read twice", async () => {
+  const { s, service } = world();
+  const sha256 = "ab".repeat(32);
+  await service.accept(request({ file: file({ sha256 }) }));
+  expect([...s.objects.values()]).toEqual([expect.objectContaining({ sha256 })]);
 });

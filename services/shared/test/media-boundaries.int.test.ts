@@ -12,6 +12,7 @@ import {
   probeAudio,
   sniffAudioFile,
   sniffAudioFormat,
+  wavPcmInfo,
 } from "@kikitori/shared/server";
 import { decodeToWav } from "../../transcription-worker/src/audio.ts";
 
@@ -202,6 +203,32 @@ describe("what phones, cameras and browsers record", () => {
       expect(await decodedSeconds(file, format, 0)).toBeCloseTo(4, 0);
       const out = await decodeToWav(file, path.join(dir, `${name}.wav`), { format, stream: 0, maxSeconds: 4 });
       expect(out.duration).toBeCloseTo(4, 0);
+    }
+  });
+});
+
+describe("an uncompressed WAV's header gives what ffprobe and a full decode give", () => {
+  const cases: Array<[string, string[]]> = [
+    ["16 kHz mono 16-bit", ["-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le"]],
+    ["44.1 kHz stereo 24-bit", ["-ar", "44100", "-ac", "2", "-c:a", "pcm_s24le"]],
+    ["48 kHz mono float", ["-ar", "48000", "-ac", "1", "-c:a", "pcm_f32le"]],
+  ];
+  it.each(cases)("%s, whole and cut short", async (_name, codec) => {
+    const whole = path.join(dir, `pcm-${codec.join("")}.wav`);
+    execFileSync(ffmpegPath(), ["-v", "error", "-y", "-i", FIXTURE, "-t", "7", ...codec, whole]);
+    const bytes = readFileSync(whole);
+    const cut = path.join(dir, `cut-${codec.join("")}.wav`);
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    for (const file of [whole, cut]) {
+      const data = readFileSync(file);
+      const info = wavPcmInfo(data.subarray(0, 4096), data.length);
+      const probed = await probeAudio(file, "wav");
+      const decoded = await decodedSeconds(file, "wav", 0);
+      expect(info).not.toBeNull();
+      // Whole, ffprobe gives the same length (cut short, ffmpeg decodes what is there, as counted).
+      if (file === whole) expect(info?.presentSeconds).toBeCloseTo(probed?.durationSeconds ?? -1, 2);
+      // ffmpeg prints its progress time in hundredths.
+      expect(Math.abs((info?.presentSeconds ?? -1) - decoded)).toBeLessThanOrEqual(0.02);
     }
   });
 });

@@ -24,6 +24,7 @@ import { hasUnstorableChars } from "../input.ts";
 import { jobsInOrder, liveSegments, ownJob } from "../jobs/repository.ts";
 import { sendStoredAudio } from "../lib/audio-stream.ts";
 import { headCapture } from "../lib/head-capture.ts";
+import { sha256Tap } from "../lib/sha256-tap.ts";
 import { DECODE_WAIT_MS, parseUploadFields, type UploadService } from "../usecases/upload.ts";
 import { searchJobs } from "../workspace/search.ts";
 import type { ZodApp } from "../zod-app.ts";
@@ -111,7 +112,7 @@ function recordingRoutes(app: ZodApp, opts: TranscriptionRoutesOptions, guard: G
         // within the body's time bounds; a body cut short or malformed is a 4xx, not a hang.
         const fields: Record<string, string> = {};
         // (assigned in the reading closure below: the cast keeps TypeScript from narrowing it to null)
-        let fileInfo = null as { name: string; bytes: number; head: Buffer } | null;
+        let fileInfo = null as { name: string; bytes: number; head: Buffer; sha256: string } | null;
         await watch.guard(
           (async () => {
             for await (const part of req.parts()) {
@@ -132,11 +133,13 @@ function recordingRoutes(app: ZodApp, opts: TranscriptionRoutesOptions, guard: G
                 throw unstorable("the file name");
               }
               const capture = headCapture();
-              await pipeline(part.file, capture, createWriteStream(tmpFile), { signal: watch.signal });
+              const digest = sha256Tap();
+              await pipeline(part.file, capture, digest, createWriteStream(tmpFile), { signal: watch.signal });
               if (part.file.truncated) {
                 throw new AppError("FILE_TOO_LARGE", `The file is larger than ${MAX_UPLOAD_BYTES} bytes (20 MB)`);
               }
-              fileInfo = { name: part.filename || "audio", bytes: (await stat(tmpFile)).size, head: capture.head() };
+              const bytes = (await stat(tmpFile)).size;
+              fileInfo = { name: part.filename || "audio", bytes, head: capture.head(), sha256: digest.hex() };
             }
           })(),
         );

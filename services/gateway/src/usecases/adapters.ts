@@ -43,7 +43,7 @@ export function createUploadService(deps: {
     probe: (file, format) => probeAudio(file, format),
     decodedSeconds: (file, format, stream, maxSeconds) => decodedSeconds(file, format, stream, maxSeconds),
     audio: {
-      put: (key, file, bytes, contentType) => deps.store.putFile(key, file, bytes, contentType),
+      put: (key, file, bytes, contentType, sha256) => deps.store.putFile(key, file, bytes, contentType, sha256),
       remove: (key) => deps.store.remove(key),
     },
     jobs: {

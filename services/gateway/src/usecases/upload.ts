@@ -15,7 +15,7 @@ import {
   speechRefuses,
   uploadFieldsSchema,
 } from "@kikitori/shared";
-import { chargeableSeconds, type JobQueues, type Logger, mimeOf } from "@kikitori/shared/server";
+import { chargeableSeconds, type JobQueues, type Logger, mimeOf, wavPcmInfo } from "@kikitori/shared/server";
 import type { z } from "zod";
 import { audioFileUrl } from "../lib/paths.ts";
 
@@ -44,6 +44,8 @@ export interface UploadedFile {
   name: string;
   bytes: number;
   head: Buffer;
+  /** Its hex SHA-256, taken as it arrived (the store signs it without reading the file again). */
+  sha256?: string;
 }
 
 export interface UploadRequest {
@@ -113,7 +115,7 @@ export interface UploadPorts {
   decodedSeconds(path: string, format: AudioFormat, stream: number, maxSeconds: number): Promise<number>;
   /** The object store, for the recording. */
   audio: {
-    put(key: string, path: string, bytes: number, contentType: string): Promise<void>;
+    put(key: string, path: string, bytes: number, contentType: string, sha256?: string): Promise<void>;
     remove(key: string): Promise<void>;
   };
   /**
@@ -144,7 +146,7 @@ export class UploadService {
    */
   private store(key: string, file: UploadedFile, format: AudioFormat): Promise<AppError | null> {
     const p = this.ports;
-    return p.audio.put(key, file.path, file.bytes, mimeOf(format)).then(
+    return p.audio.put(key, file.path, file.bytes, mimeOf(format), file.sha256).then(
       () => null,
       async (err) => {
         await p.audio.remove(key).catch(() => undefined);
@@ -172,6 +174,14 @@ export class UploadService {
         "AUDIO_DAMAGED",
         `The file is ${format.toUpperCase()} audio, but it is damaged or incomplete and could not be decoded`,
       );
+    // An uncompressed WAV is measured from its header: every data byte is a sample, so the bytes
+    // present are what ffprobe reports and what would decode (no ffprobe, no decode slot).
+    const pcm = format === "wav" ? wavPcmInfo(file.head, file.bytes) : null;
+    if (pcm) {
+      if (left < chargeableSeconds(pcm.presentSeconds)) throw overQuota(pcm.presentSeconds);
+      if (pcm.presentSeconds < 0.5) throw damaged();
+      return { duration: pcm.presentSeconds, stream: 0 };
+    }
     const releaseDecode = await p.decodeSlot();
     let decoded: number;
     let stream: number;
@@ -194,7 +204,7 @@ export class UploadService {
   /**
    * Checks the recording and queues its transcription: (1) a file that is there and not empty, in a
    * language the engine hears; (2) audio recognised from its bytes, its audio stream chosen and its
-   * length read (ffprobe, with the sniffed format's demuxer); (3) the minutes left (in-flight uploads
+   * length read (ffprobe, with the sniffed format's demuxer; an uncompressed WAV from its header); (3) the minutes left (in-flight uploads
    * counted) must cover it, settled before any decoding; (4) that stream must really decode, read no
    * further than the minutes left (a header may claim less than there is). It is stored under a
    * per-user key meanwhile (taken back out when refused), recorded with its seconds reserved

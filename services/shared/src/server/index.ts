@@ -24,4 +24,5 @@ export * from "./storage.ts";
 export * from "./text-runs.ts";
 export * from "./uploads.ts";
 export * from "./usage.ts";
+export * from "./wav-header.ts";
 export * from "./workers.ts";
