@@ -102,7 +102,8 @@ for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
 // back to pocketsphinx with a notice in the log and on the transcription screen.
 const engine = process.env.TRANSCRIPTION_ENGINE ?? "whisper";
 let pocketsphinxNeeded = engine === "pocketsphinx";
-if (engine === "whisper" && !process.env.WHISPER_MODEL_PATH) {
+// `auto` uses Whisper for the languages no sherpa-onnx model present takes, and for detection.
+if ((engine === "whisper" || engine === "auto") && !process.env.WHISPER_MODEL_PATH) {
   log(`speech model: ${process.env.WHISPER_MODEL ?? "default"} (npm run models -- list shows the choices)`);
   // The Whisper model only here (DIARIZATION_ENGINE=classic keeps the diarization models out of this pull).
   const pull = spawnSync(process.execPath, ["--import", "tsx", "scripts/models.ts", "pull"], {

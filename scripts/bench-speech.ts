@@ -1,0 +1,141 @@
+// `npm run bench:speech`: what each speech engine costs per minute of speech on this machine, through
+// the worker's own engine classes and child processes, on 1 and 10 minutes of real speech (the
+// interview fixture, looped).
+//
+//   npm run bench:speech -- [--minutes=1,10] [--threads=2] [--engines=parakeet,sensevoice,whisper,pocketsphinx]
+//
+// Real weights cannot be downloaded here. Parakeet and SenseVoice run the model files of
+// scripts/make-test-onnx-models.py: exactly the real exports' formats (inputs, outputs, metadata,
+// tokens), but graphs far smaller than the real models, so their time is that of everything around the
+// model (feature extraction, decoding, word times, IPC), NOT the model's compute: the output says so
+// on every such row, and prints the published real-time factors beside them as "published".
+// Whisper runs the model in MODELS_DIR (WHISPER_MODEL) or WHISPER_MODEL_PATH when there is one
+// (`npm run bench:whisper` times real-shaped Whisper graphs); pocketsphinx runs its real model.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pino } from "pino";
+import { decodeToWav } from "../services/transcription-worker/src/audio.ts";
+import { loadConfig } from "../services/transcription-worker/src/config.ts";
+import { startWhisper } from "../services/transcription-worker/src/engines/index.ts";
+import { PocketSphinxEngine } from "../services/transcription-worker/src/engines/pocketsphinx.ts";
+import type { TranscriptionEngine } from "../services/transcription-worker/src/engines/port.ts";
+import { SherpaOfflineEngine } from "../services/transcription-worker/src/engines/sherpa-offline.ts";
+import { sherpaTestModels, testOnnxModels } from "../tests/support/onnx-models.ts";
+
+const REPO = path.resolve(import.meta.dirname, "..");
+const MP3 = path.join(REPO, "tests/fixtures/audio/interview-en.mp3");
+
+/** Published real-time factors (compute seconds per audio second), with their source. */
+const PUBLISHED: Record<string, string> = {
+  parakeet: "RTF 0.028 (Parakeet TDT 0.6B v3 int8, Silero VAD, 2 threads: 60 min in under 2 min; sherpa-onnx docs)",
+  sensevoice: "RTF ~0.1 (SenseVoice-small int8, 1 thread; sherpa-onnx docs)",
+  whisper:
+    "small ~0.3 (about 18 s per minute of speech on 2 cores), large-v3 ~1.2 (about 36 s per 30-s window) here (issue figures; npm run bench:whisper times real-shaped ggml graphs)",
+  pocketsphinx: "— (real model here)",
+};
+
+/** What the generated graphs are next to the real models. */
+const SMALLER: Record<string, string> = {
+  parakeet:
+    "graph SMALLER than the real model (1 conv layer, 32 dims vs FastConformer 24 x 1024): not the model's cost",
+  sensevoice: "graph SMALLER than the real model (1 MatMul vs the ~234 M-parameter SAN-M encoder): not the model's cost",
+};
+
+function arg(name: string, fallback: string): string {
+  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : fallback;
+}
+
+async function engines(
+  threads: number,
+  wanted: string[],
+): Promise<Array<{ engine: TranscriptionEngine; graph: string }>> {
+  const out: Array<{ engine: TranscriptionEngine; graph: string }> = [];
+  const models = sherpaTestModels(testOnnxModels());
+  if (wanted.includes("parakeet"))
+    out.push({
+      engine: new SherpaOfflineEngine({ model: models.parakeet, threads, timeoutMs: 3_600_000 }),
+      graph: SMALLER.parakeet,
+    });
+  if (wanted.includes("sensevoice"))
+    out.push({
+      engine: new SherpaOfflineEngine({ model: models.sensevoice, threads, timeoutMs: 3_600_000 }),
+      graph: SMALLER.sensevoice,
+    });
+  if (wanted.includes("whisper")) {
+    const cfg = loadConfig({
+      ...process.env,
+      MODELS_DIR: process.env.MODELS_DIR ?? path.join(REPO, "var/models"),
+      WHISPER_THREADS: String(threads),
+    });
+    const whisper = await startWhisper(cfg, pino({ level: "silent" }));
+    if (typeof whisper === "string") console.log(`whisper: skipped (${whisper})`);
+    else out.push({ engine: whisper, graph: "real model file" });
+  }
+  if (wanted.includes("pocketsphinx")) {
+    const ps = new PocketSphinxEngine({
+      bin: "pocketsphinx_continuous",
+      modelDir: "/usr/share/pocketsphinx/model/en-us",
+    });
+    try {
+      await ps.check();
+      out.push({ engine: ps, graph: "real model" });
+    } catch (err) {
+      console.log(`pocketsphinx: skipped (${(err as Error).message})`);
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const minutes = arg("minutes", "1,10").split(",").map(Number);
+  const threads = Number(arg("threads", "2"));
+  const wanted = arg("engines", "parakeet,sensevoice,whisper,pocketsphinx").split(",");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kikitori-bench-speech-"));
+  try {
+    const base = path.join(dir, "interview.wav");
+    await decodeToWav(MP3, base, { format: "mp3", stream: 0 });
+    const wavs = minutes.map((m) => {
+      const file = path.join(dir, `${m}min.wav`);
+      execFileSync("sox", [base, file, "repeat", String(Math.ceil(m) + 1), "trim", "0", String(m * 60)]);
+      return { minutes: m, file };
+    });
+    console.log(`bench:speech — ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${threads} threads per engine\n`);
+    const rows: string[][] = [["engine", "audio", "wall s", "s per audio min", "RTF", "graph"]];
+    for (const { engine, graph } of await engines(threads, wanted)) {
+      await engine.check();
+      for (const w of wavs) {
+        const t0 = process.hrtime.bigint();
+        const r = await engine.transcribe(w.file, { language: "en", fileType: "interview" });
+        const s = Number(process.hrtime.bigint() - t0) / 1e9;
+        const words = r.segments.reduce((n, seg) => n + (seg.words?.length ?? 0), 0);
+        rows.push([
+          engine.name,
+          `${w.minutes} min`,
+          s.toFixed(2),
+          (s / w.minutes).toFixed(2),
+          (s / (w.minutes * 60)).toFixed(4),
+          `${graph}; ${r.segments.length} segments, ${words} timed words`,
+        ]);
+      }
+      await engine.close?.();
+    }
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+    for (const r of rows)
+      console.log(
+        r
+          .map((c, i) => c.padEnd(widths[i]))
+          .join("  ")
+          .trimEnd(),
+      );
+    console.log("\npublished (real models, not measured here):");
+    for (const [k, v] of Object.entries(PUBLISHED)) console.log(`  ${k.padEnd(12)} ${v}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (!existsSync(MP3)) throw new Error(`missing ${MP3}`);
+await main();
