@@ -56,7 +56,13 @@ describe("the whisper engine", () => {
     workers.push(await startWorker(t, "transcription-worker", { ...WHISPER, CHUNK_SECONDS: "15" }));
     workers.push(await startWorker(t, "text-worker"));
     const status = await fetch(`${t.url}/api/speech`).then((r) => r.json());
-    expect(status).toEqual({ available: true, engine: "whisper", model: "test-tiny", languages: "all", notice: null });
+    const { routes, ...rest } = status;
+    expect(rest).toEqual({ available: true, engine: "whisper", model: "test-tiny", languages: "all", notice: null });
+    // Every audio language goes to Whisper with its model.
+    expect(routes).toHaveLength(100);
+    expect(
+      routes.every((r: { engine: string; model: string }) => r.engine === "whisper" && r.model === "test-tiny"),
+    ).toBe(true);
   });
 
   it("transcribes an English recording uploaded from the German interface, segments in order", async () => {
