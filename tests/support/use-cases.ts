@@ -1,7 +1,12 @@
 // Gateway use cases built with in-memory repositories, for fast unit tests of their rules (in the
 // spirit of immich's newTestService): each `newTest…` returns the use case, its repositories (their
 // state is plain maps and counters a test can read and set) and the other ports it was given.
-import type { TextJob } from "@kikitori/shared";
+import type { Language, TextJob } from "@kikitori/shared";
+import type { Logger, MailMessage } from "@kikitori/shared/server";
+import type { AccountRepository, AccountUser, PaymentRecord } from "../../services/gateway/src/account/usecases.ts";
+import { AccountService } from "../../services/gateway/src/account/usecases.ts";
+import { TokenSigner } from "../../services/gateway/src/auth/tokens.ts";
+import { type AuthRepository, AuthService, type NewEmailToken } from "../../services/gateway/src/auth/usecases.ts";
 import {
   type BillingCall,
   type BillingCaller,
@@ -175,4 +180,260 @@ export function newTestBillingService(uid: string | null = "0c2d9a8b-5d0e-4f4a-8
     } as BillingCaller["log"],
   };
   return { service: new BillingService(repo), billing, caller, logged };
+}
+
+/** Who a fake logger or mailer was told what, for the auth and account use cases. */
+function recorders() {
+  const mails: MailMessage[] = [];
+  const logged: string[] = [];
+  /** `down`: sending fails as with an unreachable SMTP server. */
+  const smtp = { down: false };
+  const log = (_obj: unknown, msg?: string) => void logged.push(msg ?? "");
+  return {
+    mails,
+    logged,
+    smtp,
+    mailer: {
+      send: async (m: MailMessage) => {
+        if (smtp.down) throw new Error("smtp down");
+        mails.push(m);
+      },
+      close: async () => undefined,
+    },
+    logger: { info: log, warn: log, error: log, debug: log, child: () => ({}) } as unknown as Logger,
+  };
+}
+
+/** A user row of the in-memory sign-in and account records. */
+export interface MemoryUser extends AccountUser {
+  backendRecordedAt: Date | null;
+  anchorDay: number;
+}
+
+/**
+ * The users, e-mail tokens, refresh tokens and usage events in memory, with Postgres's constraints
+ * that the use cases rely on: one account per address, single-use tokens, guarded rotation.
+ * `transaction` runs its function on the same maps (a failure inside it does not roll back).
+ */
+export function memoryAuthRepository() {
+  const state = {
+    users: new Map<string, MemoryUser>(),
+    emailTokens: new Map<string, NewEmailToken & { usedAt: Date | null }>(),
+    refreshTokens: new Map<
+      string,
+      { id: string; userId: string; familyId: string; expiresAt: Date; revokedAt: Date | null; rotatedAt: Date | null }
+    >(),
+    usageEvents: [] as Array<{ userId: string }>,
+    audioDeletedOf: [] as string[],
+  };
+  const byEmail = (email: string) => [...state.users.values()].find((u) => u.email === email) ?? null;
+  const tokensOf = (pred: (t: { userId: string; familyId: string }) => boolean, now: Date) => {
+    for (const t of state.refreshTokens.values()) if (pred(t) && !t.revokedAt) t.revokedAt = now;
+  };
+  const repo: AuthRepository = {
+    transaction: (fn) => fn(repo),
+    async createUser(user, verifyToken) {
+      if (byEmail(user.email)) return false;
+      await repo.insertUser(user);
+      await repo.createEmailToken(verifyToken);
+      return true;
+    },
+    async insertUser(u) {
+      state.users.set(u.id, {
+        id: u.id,
+        email: u.email,
+        emailVerified: false,
+        passwordHash: u.passwordHash,
+        language: u.language,
+        plan: "free",
+        pendingPlan: null,
+        resetDate: u.resetDate,
+        createdAt: u.registeredAt,
+        periodStart: u.registeredAt,
+        glossary: [],
+        secondsUsed: 0,
+        summariesUsed: 0,
+        titleRunsUsed: 0,
+        backendRecordedAt: u.registeredAt,
+        anchorDay: u.anchorDay,
+      });
+    },
+    async deleteUnverifiedUser(uid) {
+      if (state.users.get(uid)?.emailVerified === false) state.users.delete(uid);
+    },
+    userByEmail: async (email) => byEmail(email),
+    userById: async (uid) => state.users.get(uid) ?? null,
+    async createEmailToken(t) {
+      state.emailTokens.set(t.tokenHash, { ...t, usedAt: null });
+    },
+    emailToken: async (tokenHash) => state.emailTokens.get(tokenHash) ?? null,
+    async useEmailToken(id, now) {
+      const t = [...state.emailTokens.values()].find((e) => e.id === id);
+      if (!t || t.usedAt) return false;
+      t.usedAt = now;
+      return true;
+    },
+    async useEmailTokensOf(userId, kind, now) {
+      for (const t of state.emailTokens.values()) if (t.userId === userId && t.kind === kind) t.usedAt ??= now;
+    },
+    async markEmailVerified(uid) {
+      const u = state.users.get(uid);
+      if (u) u.emailVerified = true;
+    },
+    async setPasswordVerified(uid, passwordHash) {
+      const u = state.users.get(uid);
+      if (u) Object.assign(u, { passwordHash, emailVerified: true });
+    },
+    async createRefreshToken(t) {
+      state.refreshTokens.set(t.tokenHash, { ...t, revokedAt: null, rotatedAt: null });
+    },
+    async refreshToken(tokenHash) {
+      const t = state.refreshTokens.get(tokenHash);
+      const u = t && state.users.get(t.userId);
+      return t && u ? { ...t, user: { id: u.id, email: u.email, emailVerified: u.emailVerified } } : null;
+    },
+    async rotateRefreshToken(id, now) {
+      const t = [...state.refreshTokens.values()].find((r) => r.id === id);
+      if (!t || t.rotatedAt || t.revokedAt) return false;
+      t.rotatedAt = now;
+      return true;
+    },
+    revokeFamily: async (familyId, now) => tokensOf((t) => t.familyId === familyId, now),
+    revokeUserTokens: async (userId, now) => tokensOf((t) => t.userId === userId, now),
+    async markBackendRecorded(uid, now) {
+      const u = state.users.get(uid);
+      if (u) u.backendRecordedAt = now;
+    },
+    async markAudioDeleted(uid) {
+      state.audioDeletedOf.push(uid);
+    },
+    async forgetBackendUser(uid) {
+      await repo.deleteUsageEvents(uid);
+      await repo.clearBackendRecord(uid);
+    },
+    async deleteUsageEvents(uid) {
+      state.usageEvents = state.usageEvents.filter((e) => e.userId !== uid);
+    },
+    async clearBackendRecord(uid) {
+      const u = state.users.get(uid);
+      if (u) u.backendRecordedAt = null;
+    },
+    async deleteUser(uid) {
+      state.users.delete(uid);
+      for (const [k, t] of state.refreshTokens) if (t.userId === uid) state.refreshTokens.delete(k);
+      for (const [k, t] of state.emailTokens) if (t.userId === uid) state.emailTokens.delete(k);
+      state.usageEvents = state.usageEvents.filter((e) => e.userId !== uid);
+    },
+  };
+  return { repo, state };
+}
+
+/** The account's records on the same in-memory users as memoryAuthRepository, plus payments. */
+export function memoryAccountRepository(auth: ReturnType<typeof memoryAuthRepository>["state"]) {
+  const state = { payments: [] as Array<PaymentRecord & { userId: string }> };
+  const repo: AccountRepository = {
+    user: async (uid) => auth.users.get(uid) ?? null,
+    async languageOfEmail(email) {
+      const u = [...auth.users.values()].find((x) => x.email === email);
+      return u ? { language: u.language } : null;
+    },
+    async setPassword(uid, passwordHash, now) {
+      const u = auth.users.get(uid);
+      if (u) u.passwordHash = passwordHash;
+      for (const t of auth.refreshTokens.values()) if (t.userId === uid) t.revokedAt ??= now;
+    },
+    async changeEmail(uid, email, now) {
+      if ([...auth.users.values()].some((x) => x.email === email && x.id !== uid)) return false;
+      const u = auth.users.get(uid);
+      if (u) Object.assign(u, { email, emailVerified: true });
+      for (const t of auth.refreshTokens.values()) if (t.userId === uid) t.revokedAt ??= now;
+      return true;
+    },
+    payments: async (uid) =>
+      state.payments
+        .filter((p) => p.userId === uid && ["succeeded", "failed", "refunded"].includes(p.status))
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+        .slice(0, 100),
+    exportRecords: async (uid) => ({
+      transcriptions: [],
+      textRuns: [],
+      usageEvents: auth.usageEvents.filter((e) => e.userId === uid),
+      shareLinks: [],
+    }),
+  };
+  return { repo, state };
+}
+
+const TEST_CONFIG = {
+  APP_NAME: "Kikitori",
+  PUBLIC_URL: "https://kikitori.test",
+  JWT_SECRET: "unit-test-secret-unit-test-secret-32",
+  REFRESH_TOKEN_TTL_DAYS: 30,
+  VERIFY_TOKEN_TTL_HOURS: 24,
+  RESET_TOKEN_TTL_MINUTES: 60,
+};
+
+/**
+ * The sign-in and account use cases on in-memory records, a mailer that keeps its mails, an object
+ * store that records removed prefixes, and a clock the test moves (`clock.now`).
+ */
+export function newTestAuthService(start = new Date("2026-03-01T09:00:00Z")) {
+  const clock = { now: start };
+  const now = () => clock.now;
+  const { repo, state } = memoryAuthRepository();
+  const account = memoryAccountRepository(state);
+  const r = recorders();
+  const signer = new TokenSigner(TEST_CONFIG.JWT_SECRET, 3600);
+  const removedPrefixes: string[] = [];
+  const ended: Array<{ uid: string; sid?: string }> = [];
+  const revoked: string[] = [];
+  const auth = new AuthService({
+    repo,
+    signer,
+    mailer: r.mailer,
+    store: {
+      removePrefix: async (prefix: string) => removedPrefixes.push(prefix),
+    },
+    logger: r.logger,
+    config: TEST_CONFIG,
+    now,
+    revocations: {
+      endSession: async (sid: string) => void revoked.push(`session:${sid}`),
+      endAllSessions: async (uid: string) => void revoked.push(`user:${uid}`),
+    },
+    onSessionsEnded: (uid, sid) => void ended.push({ uid, sid }),
+  });
+  const accounts = new AccountService({
+    repo: account.repo,
+    auth,
+    signer,
+    mailer: r.mailer,
+    logger: r.logger,
+    config: TEST_CONFIG,
+    now,
+  });
+  /** The token of the last mailed link (verification, reset or e-mail change). */
+  const lastLinkToken = () => new URL(r.mails.at(-1)?.link ?? "https://x.test/").searchParams.get("token") ?? "";
+  /** A verified account with this password, as registration and its link make one. */
+  const verifiedUser = async (email: string, password: string, language: Language = "en") => {
+    const { mail } = await auth.register(email, password, language);
+    await mail();
+    await auth.verifyEmail(lastLinkToken());
+    return auth.login(email, password);
+  };
+  return {
+    auth,
+    accounts,
+    users: state,
+    payments: account.state.payments,
+    clock,
+    mails: r.mails,
+    smtp: r.smtp,
+    logged: r.logged,
+    removedPrefixes,
+    ended,
+    revoked,
+    lastLinkToken,
+    verifiedUser,
+  };
 }

@@ -34,12 +34,15 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import client from "prom-client";
-import { AccountService, accountRoutes } from "./auth/account.ts";
+import { accountRepository } from "./account/repository.ts";
+import { accountRoutes } from "./account/routes.ts";
+import { AccountService } from "./account/usecases.ts";
 import { EmailRateLimiter, LoginThrottle } from "./auth/limits.ts";
+import { authRepository } from "./auth/repository.ts";
 import { TokenRevocations } from "./auth/revocation.ts";
 import { authRoutes } from "./auth/routes.ts";
-import { AuthService } from "./auth/service.ts";
 import { TokenSigner } from "./auth/tokens.ts";
+import { AuthService } from "./auth/usecases.ts";
 import { billingServiceRepository } from "./billing/repository.ts";
 import { billingRoutes } from "./billing/routes.ts";
 import { BillingService } from "./billing/usecases.ts";
@@ -195,7 +198,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const revocations = new TokenRevocations(deps.redis, config.REDIS_PREFIX, config.ID_TOKEN_TTL_SECONDS);
   const signer = new TokenSigner(config.JWT_SECRET, config.ID_TOKEN_TTL_SECONDS, revocations);
   const auth = new AuthService({
-    db: deps.db,
+    repo: authRepository(deps.db),
     signer,
     mailer: deps.mailer,
     store: deps.store,
@@ -250,7 +253,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   await app.register(accountRoutes, {
     prefix: "/api/auth",
     account: new AccountService({
-      db: deps.db,
+      repo: accountRepository(deps.db),
       auth,
       signer,
       mailer: deps.mailer,

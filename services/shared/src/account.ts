@@ -3,7 +3,7 @@ import { EMAIL_MAX } from "./auth.ts";
 import { planSchema } from "./plans.ts";
 
 /**
- * The account page's answers (/api/auth/account…; services/gateway/src/auth/account.ts serves them,
+ * The account page's answers (/api/auth/account…; services/gateway/src/account/routes.ts serves them,
  * the web app reads them).
  */
 

@@ -22,8 +22,8 @@ import { errorResponses } from "../errors.ts";
 import type { ZodApp } from "../zod-app.ts";
 import { assertUid, requireAuth } from "./guard.ts";
 import type { EmailRateLimiter, LoginThrottle } from "./limits.ts";
-import type { AuthService } from "./service.ts";
 import type { TokenSigner } from "./tokens.ts";
+import type { AuthService } from "./usecases.ts";
 
 export interface AuthRoutesOptions {
   auth: AuthService;

@@ -1,3 +1,7 @@
+// Sign-up, sign-in and the account's end: registration and e-mail verification, login, refresh-token
+// rotation with reuse detection, logout, password reset, the backend user record and deletion. The
+// routes (auth/routes.ts) validate, rate-limit and authorise; the records are behind an
+// AuthRepository (auth/repository.ts in Postgres; in memory in tests/support/use-cases.ts).
 import { randomUUID } from "node:crypto";
 import {
   AppError,
@@ -8,24 +12,99 @@ import {
   pageUrl,
   type Session,
 } from "@kikitori/shared";
-import type { Db, Prisma } from "@kikitori/shared/db";
-import {
-  formatDuration,
-  jobLifecycle,
-  type Logger,
-  type Mailer,
-  type ObjectStore,
-  renderMail,
-} from "@kikitori/shared/server";
+import { formatDuration, type Logger, type Mailer, type ObjectStore, renderMail } from "@kikitori/shared/server";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import type { TokenRevocations } from "./revocation.ts";
 import { hashToken, newOpaqueToken, type TokenSigner } from "./tokens.ts";
 
+/** A login's user as the use cases read it. */
+export interface LoginUser {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  passwordHash: string;
+  language: string | null;
+}
+
+export type EmailTokenKind = "verify_email" | "password_reset";
+
+/** The sign-in records (auth/repository.ts). Each method is one statement unless it says otherwise. */
+export interface AuthRepository {
+  /** Runs `fn` with a repository whose calls all commit together or not at all. */
+  transaction<T>(fn: (tx: AuthRepository) => Promise<T>): Promise<T>;
+  /** The user with their verification token, in one transaction; false when the address is taken. */
+  createUser(user: NewUser, verifyToken: NewEmailToken): Promise<boolean>;
+  insertUser(user: NewUser): Promise<void>;
+  /** Removes the user unless they verified their address meanwhile. */
+  deleteUnverifiedUser(uid: string): Promise<void>;
+  userByEmail(email: string): Promise<LoginUser | null>;
+  userById(uid: string): Promise<(LoginUser & { backendRecordedAt: Date | null }) | null>;
+  createEmailToken(token: NewEmailToken): Promise<void>;
+  emailToken(
+    tokenHash: string,
+  ): Promise<{ id: string; userId: string; kind: string; usedAt: Date | null; expiresAt: Date } | null>;
+  /** Marks the token used, only while unused; false when it was used meanwhile. */
+  useEmailToken(id: string, now: Date): Promise<boolean>;
+  /** Marks every unused token of the kind of the user used. */
+  useEmailTokensOf(userId: string, kind: EmailTokenKind, now: Date): Promise<void>;
+  markEmailVerified(uid: string): Promise<void>;
+  /** The new password hash; the address counts as verified. */
+  setPasswordVerified(uid: string, passwordHash: string): Promise<void>;
+  createRefreshToken(token: {
+    id: string;
+    userId: string;
+    familyId: string;
+    tokenHash: string;
+    expiresAt: Date;
+  }): Promise<void>;
+  refreshToken(tokenHash: string): Promise<{
+    id: string;
+    userId: string;
+    familyId: string;
+    revokedAt: Date | null;
+    rotatedAt: Date | null;
+    expiresAt: Date;
+    user: { id: string; email: string; emailVerified: boolean };
+  } | null>;
+  /** Marks the token rotated, only while neither rotated nor revoked; false otherwise. */
+  rotateRefreshToken(id: string, now: Date): Promise<boolean>;
+  revokeFamily(familyId: string, now: Date): Promise<void>;
+  revokeUserTokens(userId: string, now: Date): Promise<void>;
+  markBackendRecorded(uid: string, now: Date): Promise<void>;
+  /** The user's jobs lose their audio (through the job lifecycle module). */
+  markAudioDeleted(uid: string, now: Date): Promise<void>;
+  /** Usage events deleted and the backend record cleared, in one transaction. */
+  forgetBackendUser(uid: string): Promise<void>;
+  deleteUsageEvents(uid: string): Promise<void>;
+  clearBackendRecord(uid: string): Promise<void>;
+  /** The user and every row that references them. */
+  deleteUser(uid: string): Promise<void>;
+}
+
+export interface NewUser {
+  id: string;
+  email: string;
+  passwordHash: string;
+  language: Language;
+  registeredAt: Date;
+  resetDate: Date;
+  anchorDay: number;
+}
+
+export interface NewEmailToken {
+  id: string;
+  userId: string;
+  kind: EmailTokenKind;
+  tokenHash: string;
+  expiresAt: Date;
+}
+
 export interface AuthServiceDeps {
-  db: Db;
+  repo: AuthRepository;
   signer: TokenSigner;
   mailer: Mailer;
-  store: ObjectStore;
+  /** The object store: a user's objects are removed with their data. */
+  store: Pick<ObjectStore, "removePrefix">;
   logger: Logger;
   config: {
     APP_NAME: string;
@@ -38,7 +117,7 @@ export interface AuthServiceDeps {
   /** Called after an account is deleted (e.g. to close its sockets). */
   onAccountDeleted?: (uid: string) => void;
   /** Ends ID tokens at logout, password reset and account deletion (else they live until they expire). */
-  revocations?: TokenRevocations;
+  revocations?: Pick<TokenRevocations, "endSession" | "endAllSessions">;
   /** Called after every login of a user ended, or with `sid` one login (e.g. to close its sockets). */
   onSessionsEnded?: (uid: string, sid?: string) => void;
 }
@@ -48,8 +127,6 @@ const REUSE_GRACE_MS = 30_000;
 
 /** User-scoped object keys live under this prefix; deleting an account removes all of it. */
 export const userObjectPrefix = (uid: string) => `users/${uid}/`;
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === "P2002";
 
 export class AuthService {
   private readonly now: () => Date;
@@ -68,35 +145,26 @@ export class AuthService {
     const now = this.now();
     const uid = randomUUID();
     const { token, hash } = newOpaqueToken();
-    try {
-      // User, backend record and verification token in one transaction: a failure leaves nothing behind.
-      await this.d.db.$transaction(async (tx) => {
-        await tx.user.create({
-          data: {
-            id: uid,
-            email,
-            passwordHash,
-            language,
-            backendRecordedAt: now,
-            periodStart: now,
-            resetDate: addMonthsAnchored(now, 1),
-            anchorDay: now.getUTCDate(),
-          },
-        });
-        await tx.emailToken.create({
-          data: {
-            id: randomUUID(),
-            userId: uid,
-            kind: "verify_email",
-            tokenHash: hash,
-            expiresAt: new Date(now.getTime() + this.d.config.VERIFY_TOKEN_TTL_HOURS * 3600_000),
-          },
-        });
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) return { mail: () => this.sendRegisterAttempt(email, language) };
-      throw err;
-    }
+    // User, backend record and verification token in one transaction: a failure leaves nothing behind.
+    const created = await this.d.repo.createUser(
+      {
+        id: uid,
+        email,
+        passwordHash,
+        language,
+        registeredAt: now,
+        resetDate: addMonthsAnchored(now, 1),
+        anchorDay: now.getUTCDate(),
+      },
+      {
+        id: randomUUID(),
+        userId: uid,
+        kind: "verify_email",
+        tokenHash: hash,
+        expiresAt: new Date(now.getTime() + this.d.config.VERIFY_TOKEN_TTL_HOURS * 3600_000),
+      },
+    );
+    if (!created) return { mail: () => this.sendRegisterAttempt(email, language) };
     return {
       mail: async () => {
         try {
@@ -104,7 +172,7 @@ export class AuthService {
         } catch (err) {
           // Without the mail the account could never be verified: undo it, so the address is free
           // to register again and nothing is half-written.
-          await this.d.db.user.deleteMany({ where: { id: uid, emailVerified: false } });
+          await this.d.repo.deleteUnverifiedUser(uid);
           throw err;
         }
       },
@@ -113,7 +181,7 @@ export class AuthService {
 
   /** Tells the owner of `email` that someone tried to register with it (in the owner's language). */
   private async sendRegisterAttempt(email: string, language: Language): Promise<void> {
-    const owner = await this.d.db.user.findUnique({ where: { email }, select: { language: true } });
+    const owner = await this.d.repo.userByEmail(email);
     if (!owner) return;
     const lang = normalizeLanguage(owner.language ?? language);
     const link = pageUrl(this.d.config.PUBLIC_URL, lang, "passwordReset");
@@ -123,18 +191,16 @@ export class AuthService {
 
   /** Sends a fresh verification link when the account exists and is unverified; silent otherwise. */
   async resendVerification(email: string, language: Language): Promise<void> {
-    const user = await this.d.db.user.findUnique({ where: { email } });
+    const user = await this.d.repo.userByEmail(email);
     if (!user || user.emailVerified) return;
     const { token, hash } = newOpaqueToken();
     const now = this.now();
-    await this.d.db.emailToken.create({
-      data: {
-        id: randomUUID(),
-        userId: user.id,
-        kind: "verify_email",
-        tokenHash: hash,
-        expiresAt: new Date(now.getTime() + this.d.config.VERIFY_TOKEN_TTL_HOURS * 3600_000),
-      },
+    await this.d.repo.createEmailToken({
+      id: randomUUID(),
+      userId: user.id,
+      kind: "verify_email",
+      tokenHash: hash,
+      expiresAt: new Date(now.getTime() + this.d.config.VERIFY_TOKEN_TTL_HOURS * 3600_000),
     });
     await this.sendVerification(email, language, token);
   }
@@ -151,31 +217,28 @@ export class AuthService {
 
   /** Marks a single-use e-mail token used; throws the matching error code when it cannot be used. */
   private async consumeEmailToken(
-    tx: Prisma.TransactionClient,
+    tx: AuthRepository,
     token: string,
-    kind: "verify_email" | "password_reset",
+    kind: EmailTokenKind,
   ): Promise<{ userId: string }> {
-    const row = await tx.emailToken.findUnique({ where: { tokenHash: hashToken(token) } });
+    const row = await tx.emailToken(hashToken(token));
     if (!row || row.kind !== kind) throw new AppError("INVALID_TOKEN", "This link is not valid");
     if (row.usedAt) throw new AppError("TOKEN_USED", "This link has already been used");
     if (row.expiresAt <= this.now()) throw new AppError("EMAIL_TOKEN_EXPIRED", "This link has expired");
-    const { count } = await tx.emailToken.updateMany({
-      where: { id: row.id, usedAt: null },
-      data: { usedAt: this.now() },
-    });
-    if (count !== 1) throw new AppError("TOKEN_USED", "This link has already been used");
+    if (!(await tx.useEmailToken(row.id, this.now())))
+      throw new AppError("TOKEN_USED", "This link has already been used");
     return { userId: row.userId };
   }
 
   async verifyEmail(token: string): Promise<void> {
-    await this.d.db.$transaction(async (tx) => {
+    await this.d.repo.transaction(async (tx) => {
       const { userId } = await this.consumeEmailToken(tx, token, "verify_email");
-      await tx.user.update({ where: { id: userId }, data: { emailVerified: true } });
+      await tx.markEmailVerified(userId);
     });
   }
 
   async login(email: string, password: string): Promise<Session> {
-    const user = await this.d.db.user.findUnique({ where: { email } });
+    const user = await this.d.repo.userByEmail(email);
     if (!user) {
       await verifyAgainstDummy(password);
       throw new AppError("INVALID_CREDENTIALS", "Login failed. Please check your email and password.");
@@ -192,18 +255,16 @@ export class AuthService {
   private async issueSession(
     user: { id: string; email: string; emailVerified: boolean },
     familyId: string,
-    tx: Prisma.TransactionClient | Db = this.d.db,
+    tx: AuthRepository = this.d.repo,
   ): Promise<Session> {
     const now = this.now();
     const { token, hash } = newOpaqueToken();
-    await tx.refreshToken.create({
-      data: {
-        id: randomUUID(),
-        userId: user.id,
-        familyId,
-        tokenHash: hash,
-        expiresAt: new Date(now.getTime() + this.d.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
-      },
+    await tx.createRefreshToken({
+      id: randomUUID(),
+      userId: user.id,
+      familyId,
+      tokenHash: hash,
+      expiresAt: new Date(now.getTime() + this.d.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
     });
     const idToken = await this.d.signer.sign(
       { sub: user.id, email: user.email, email_verified: user.emailVerified, sid: familyId },
@@ -221,18 +282,12 @@ export class AuthService {
   async refresh(refreshToken: string): Promise<Session> {
     const invalid = () => new AppError("INVALID_REFRESH_TOKEN", "The session has ended. Please log in again.");
     const now = this.now();
-    const row = await this.d.db.refreshToken.findUnique({
-      where: { tokenHash: hashToken(refreshToken) },
-      include: { user: true },
-    });
+    const row = await this.d.repo.refreshToken(hashToken(refreshToken));
     if (!row || row.revokedAt || row.expiresAt <= now) throw invalid();
     if (row.rotatedAt) {
       if (now.getTime() - row.rotatedAt.getTime() > REUSE_GRACE_MS) {
         // A token used after it was replaced: treat as stolen and end the whole login.
-        await this.d.db.refreshToken.updateMany({
-          where: { familyId: row.familyId, revokedAt: null },
-          data: { revokedAt: now },
-        });
+        await this.d.repo.revokeFamily(row.familyId, now);
         // The login's ID tokens and sockets end with it.
         await this.d.revocations?.endSession(row.familyId);
         this.d.onSessionsEnded?.(row.userId, row.familyId);
@@ -240,23 +295,16 @@ export class AuthService {
       }
       throw invalid();
     }
-    return this.d.db.$transaction(async (tx) => {
-      const { count } = await tx.refreshToken.updateMany({
-        where: { id: row.id, rotatedAt: null, revokedAt: null },
-        data: { rotatedAt: now },
-      });
-      if (count !== 1) throw invalid();
+    return this.d.repo.transaction(async (tx) => {
+      if (!(await tx.rotateRefreshToken(row.id, now))) throw invalid();
       return this.issueSession(row.user, row.familyId, tx);
     });
   }
 
   async logout(refreshToken: string): Promise<void> {
-    const row = await this.d.db.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken) } });
+    const row = await this.d.repo.refreshToken(hashToken(refreshToken));
     if (!row) return;
-    await this.d.db.refreshToken.updateMany({
-      where: { familyId: row.familyId, revokedAt: null },
-      data: { revokedAt: this.now() },
-    });
+    await this.d.repo.revokeFamily(row.familyId, this.now());
     // The login's ID tokens and sockets end with it, not an hour later.
     await this.d.revocations?.endSession(row.familyId);
     this.d.onSessionsEnded?.(row.userId, row.familyId);
@@ -268,25 +316,23 @@ export class AuthService {
    */
   async endAllSessions(uid: string): Promise<void> {
     const now = this.now();
-    await this.d.db.refreshToken.updateMany({ where: { userId: uid, revokedAt: null }, data: { revokedAt: now } });
+    await this.d.repo.revokeUserTokens(uid, now);
     await this.d.revocations?.endAllSessions(uid, now.getTime());
     this.d.onSessionsEnded?.(uid);
   }
 
   /** Always succeeds from the caller's view (no account enumeration). */
   async requestPasswordReset(email: string, language: Language): Promise<void> {
-    const user = await this.d.db.user.findUnique({ where: { email } });
+    const user = await this.d.repo.userByEmail(email);
     if (!user) return;
     const { token, hash } = newOpaqueToken();
     const now = this.now();
-    await this.d.db.emailToken.create({
-      data: {
-        id: randomUUID(),
-        userId: user.id,
-        kind: "password_reset",
-        tokenHash: hash,
-        expiresAt: new Date(now.getTime() + this.d.config.RESET_TOKEN_TTL_MINUTES * 60_000),
-      },
+    await this.d.repo.createEmailToken({
+      id: randomUUID(),
+      userId: user.id,
+      kind: "password_reset",
+      tokenHash: hash,
+      expiresAt: new Date(now.getTime() + this.d.config.RESET_TOKEN_TTL_MINUTES * 60_000),
     });
     const link = pageUrl(
       this.d.config.PUBLIC_URL,
@@ -304,7 +350,7 @@ export class AuthService {
 
   /** Whether a reset link can still be used (read-only), so the page can say so before the form. */
   async checkPasswordResetToken(token: string): Promise<void> {
-    const row = await this.d.db.emailToken.findUnique({ where: { tokenHash: hashToken(token) } });
+    const row = await this.d.repo.emailToken(hashToken(token));
     if (row?.kind !== "password_reset") throw new AppError("INVALID_TOKEN", "This link is not valid");
     if (row.usedAt) throw new AppError("TOKEN_USED", "This link has already been used");
     if (row.expiresAt <= this.now()) throw new AppError("EMAIL_TOKEN_EXPIRED", "This link has expired");
@@ -312,15 +358,12 @@ export class AuthService {
 
   async confirmPasswordReset(token: string, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
-    const userId = await this.d.db.$transaction(async (tx) => {
+    const userId = await this.d.repo.transaction(async (tx) => {
       const { userId } = await this.consumeEmailToken(tx, token, "password_reset");
       // The link proved the mailbox, so the address counts as verified; every session ends.
-      await tx.user.update({ where: { id: userId }, data: { passwordHash, emailVerified: true } });
-      await tx.refreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: this.now() } });
-      await tx.emailToken.updateMany({
-        where: { userId, kind: "password_reset", usedAt: null },
-        data: { usedAt: this.now() },
-      });
+      await tx.setPasswordVerified(userId, passwordHash);
+      await tx.revokeUserTokens(userId, this.now());
+      await tx.useEmailTokensOf(userId, "password_reset", this.now());
       return userId;
     });
     // ID tokens issued before the reset stop working too (a stolen one must not last its hour).
@@ -330,12 +373,10 @@ export class AuthService {
 
   /** POST /api/auth/users: idempotently records the backend user of the token's own account. */
   async recordBackendUser(uid: string, email: string): Promise<AuthUser> {
-    const user = await this.d.db.user.findUnique({ where: { id: uid } });
+    const user = await this.d.repo.userById(uid);
     if (!user) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
     if (user.email !== email) throw new AppError("VALIDATION_FAILED", "The e-mail does not belong to this account");
-    if (!user.backendRecordedAt) {
-      await this.d.db.user.update({ where: { id: uid }, data: { backendRecordedAt: this.now() } });
-    }
+    if (!user.backendRecordedAt) await this.d.repo.markBackendRecorded(uid, this.now());
     return { uid: user.id, email: user.email, emailVerified: user.emailVerified };
   }
 
@@ -344,7 +385,7 @@ export class AuthService {
    * a stolen ID token alone must not be enough. 403 PASSWORD_INCORRECT when wrong.
    */
   async confirmPassword(uid: string, password: string): Promise<void> {
-    const user = await this.d.db.user.findUnique({ where: { id: uid }, select: { passwordHash: true } });
+    const user = await this.d.repo.userById(uid);
     if (!user) {
       await verifyAgainstDummy(password);
       throw new AppError("USER_NOT_FOUND", "No account exists for this token");
@@ -359,12 +400,9 @@ export class AuthService {
    * jobs' audio is gone with the objects, so it is marked deleted first (410, not a failed read).
    */
   async deleteBackendUser(uid: string): Promise<void> {
-    await jobLifecycle.audioDeleted(this.d.db, { userId: uid }, this.now());
+    await this.d.repo.markAudioDeleted(uid, this.now());
     await this.d.store.removePrefix(userObjectPrefix(uid));
-    await this.d.db.$transaction([
-      this.d.db.usageEvent.deleteMany({ where: { userId: uid } }),
-      this.d.db.user.updateMany({ where: { id: uid }, data: { backendRecordedAt: null } }),
-    ]);
+    await this.d.repo.forgetBackendUser(uid);
   }
 
   /**
@@ -372,10 +410,9 @@ export class AuthService {
    * then gets a confirmation e-mail (a failed mail is logged, the deletion stands).
    */
   async deleteAccount(uid: string): Promise<void> {
-    const user = await this.d.db.user.findUnique({ where: { id: uid }, select: { email: true, language: true } });
+    const user = await this.d.repo.userById(uid);
     await this.d.store.removePrefix(userObjectPrefix(uid));
-    // Rows referencing the user cascade (tokens, usage events, jobs).
-    await this.d.db.user.deleteMany({ where: { id: uid } });
+    await this.d.repo.deleteUser(uid);
     await this.d.revocations?.endAllSessions(uid, this.now().getTime());
     this.d.onAccountDeleted?.(uid);
     if (user) await this.sendDeletedMail(user.email, normalizeLanguage(user.language));
