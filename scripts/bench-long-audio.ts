@@ -11,7 +11,12 @@
 // diarization processes), sampled every 100 ms from /proc. `--whole` also runs the classic engine the
 // old way, with the whole recording read into memory, for comparison.
 //
-//   npm run bench:long-audio -- [--hours=3] [--speech=sparse|continuous] [--whole]
+// `--diarization=sherpa` tells the voices apart with the sherpa-onnx engine instead, in 20-minute windows,
+// with the model files in sherpa-onnx's formats that the tests generate (random weights: their cost and
+// memory are those of these graphs, not of the real pyannote/TitaNet files; the point is what grows with
+// the recording's length). `--whole` then runs it as one window, the way it ran before windows.
+//
+//   npm run bench:long-audio -- [--hours=3] [--speech=sparse|continuous] [--diarization=classic|sherpa] [--whole]
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -19,14 +24,17 @@ import os from "node:os";
 import path from "node:path";
 import { cutWav, decodeToWav } from "../services/transcription-worker/src/audio.ts";
 import { ClassicDiarizationEngine, diarizeSamples } from "../services/transcription-worker/src/diarization/classic.ts";
+import { SherpaDiarizationEngine } from "../services/transcription-worker/src/diarization/sherpa.ts";
 import { detectSpeech, planSpeechChunks } from "../services/transcription-worker/src/vad.ts";
 import { readWavMono16k } from "../services/transcription-worker/src/wav.ts";
+import { testOnnxModels } from "../tests/support/onnx-models.ts";
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback;
 const hours = Number(arg("hours", "3"));
 const continuous = arg("speech", "sparse") === "continuous";
 const whole = process.argv.includes("--whole");
+const sherpa = arg("diarization", "classic") === "sherpa";
 const FIXTURE = path.resolve(import.meta.dirname, "../tests/fixtures/audio/interview-en.mp3");
 
 /** Resident memory (MB) of a process and all its descendants, from /proc. */
@@ -121,9 +129,24 @@ try {
   const speech = await measure("find speech (VAD)", () => detectSpeech(wav));
   const speechSeconds = speech.reduce((t, s) => t + s.end - s.start, 0);
   console.log(`  ${duration.toFixed(0)} s of audio, ${speech.length} spans, ${speechSeconds.toFixed(0)} s of speech`);
-  const spans = await measure("tell voices apart (classic)", () => new ClassicDiarizationEngine().diarize(wav, speech));
-  console.log(`  ${new Set(spans.map((s) => s.speaker)).size} speakers, ${spans.length} turns`);
-  if (whole) {
+  if (sherpa) {
+    const models = testOnnxModels();
+    const paths = { segmentation: models.segmentation, embedding: models.embedding };
+    const spans = await measure("tell voices apart (sherpa, windows)", () =>
+      new SherpaDiarizationEngine(paths).diarize(wav, speech),
+    );
+    console.log(`  ${new Set(spans.map((s) => s.speaker)).size} speakers, ${spans.length} turns`);
+    if (whole) {
+      await measure("  same, one window (as before)", () =>
+        new SherpaDiarizationEngine(paths, Number.POSITIVE_INFINITY).diarize(wav, speech),
+      );
+    }
+  }
+  const spans = sherpa
+    ? []
+    : await measure("tell voices apart (classic)", () => new ClassicDiarizationEngine().diarize(wav, speech));
+  if (!sherpa) console.log(`  ${new Set(spans.map((s) => s.speaker)).size} speakers, ${spans.length} turns`);
+  if (whole && !sherpa) {
     await measure("  same, whole recording in memory", async () =>
       diarizeSamples(readWavMono16k(await readFile(wav)), speech),
     );

@@ -55,6 +55,28 @@ describe("the sherpa engine with models in sherpa-onnx's formats", () => {
   });
 });
 
+describe("a long recording is diarized in windows whose speakers are linked by voice", () => {
+  it("answers one set of speakers for the whole recording, spans in order inside the speech", async () => {
+    // Windows of 8 s stand in for the 20-minute windows of an hours-long recording.
+    const windowed = new SherpaDiarizationEngine({ segmentation: models.segmentation, embedding: models.embedding }, 8);
+    const spans = await windowed.diarize(wav, speech, { speakers: 2 });
+    expect(spans.length).toBeGreaterThan(0);
+    for (const [i, s] of spans.entries()) {
+      expect(s.end).toBeGreaterThan(s.start);
+      if (i > 0) expect(s.start).toBeGreaterThanOrEqual(spans[i - 1].end);
+      expect(speech.some((v) => v.start <= s.start + 1e-6 && s.end <= v.end + 1e-6)).toBe(true);
+    }
+    // The windows' speakers were linked down to the count asked for, numbered by first appearance.
+    const speakers = [...new Set(spans.map((s) => s.speaker))];
+    expect(speakers.length).toBeLessThanOrEqual(2);
+    expect(speakers[0]).toBe(0);
+    // Windows after the first were diarized too: the recording was not cut to its first window.
+    expect(spans.some((s) => s.start >= (speech[0]?.start ?? 0) + 8)).toBe(true);
+    const free = await windowed.diarize(wav, speech);
+    expect(free.every((s) => s.speaker >= 0 && s.speaker < 6 && s.end > s.start)).toBe(true);
+  });
+});
+
 describe("the sherpa engine refuses model files not in sherpa-onnx's formats, with a clear error", () => {
   const engineWith = (segmentation: string, embedding: string) =>
     new SherpaDiarizationEngine({ segmentation, embedding });
