@@ -21,7 +21,8 @@ export class RoutedEngine implements TranscriptionEngine {
   constructor(engines: ReadonlyMap<RoutableKind, TranscriptionEngine>) {
     this.byKind = new Map(engines);
     const all = [...this.byKind.values()];
-    this.name = `auto(${all.map((e) => e.name).join(", ")})`;
+    // Stored on each job (at most 64 characters): the engines by kind; their models are in the status.
+    this.name = `auto:${[...this.byKind.keys()].join("+")}`;
     this.languages = all.some((e) => e.languages === "all")
       ? "all"
       : [...new Set(all.flatMap((e) => (e.languages === "all" ? [] : [...e.languages])))];
