@@ -20,6 +20,7 @@ export * from "./quota.ts";
 export * from "./redis.ts";
 export * from "./reset.ts";
 export * from "./speech-status.ts";
+export * from "./steps.ts";
 export * from "./storage.ts";
 export * from "./text-runs.ts";
 export * from "./uploads.ts";
