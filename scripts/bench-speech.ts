@@ -4,7 +4,10 @@
 //
 //   npm run bench:speech -- [--minutes=1,10] [--threads=2] [--engines=parakeet,sensevoice,whisper,pocketsphinx]
 //
-// Real weights cannot be downloaded here. Parakeet and SenseVoice run the model files of
+// Real weights cannot be downloaded here. Parakeet runs twice: once with a transducer of Parakeet TDT
+// 0.6B's published shapes and int8 layers (scripts/make-bench-onnx-models.py, random weights, written
+// once into var/bench-models/; the encoder's cost depends on its shapes, not its weights; the rows name
+// its two approximations), and once, like SenseVoice, with the model files of
 // scripts/make-test-onnx-models.py: exactly the real exports' formats (inputs, outputs, metadata,
 // tokens), but graphs far smaller than the real models, so their time is that of everything around the
 // model (feature extraction, decoding, word times, IPC), NOT the model's compute: the output says so
@@ -12,7 +15,8 @@
 // Whisper runs the model in MODELS_DIR (WHISPER_MODEL) or WHISPER_MODEL_PATH when there is one
 // (`npm run bench:whisper` times real-shaped Whisper graphs); pocketsphinx runs its real model.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
@@ -37,10 +41,26 @@ const PUBLISHED: Record<string, string> = {
 };
 
 /** What the generated graphs are next to the real models. */
+const REAL_SHAPES = "Parakeet TDT 0.6B shapes, int8 (approximations: rel-pos term over T not 2T-1, LSTM as lookup)";
+
+/** The real-shaped Parakeet transducer's directory, written once per version of its generator. */
+function realShapedParakeet(): string {
+  const script = path.join(REPO, "scripts/make-bench-onnx-models.py");
+  const hash = createHash("sha256").update(readFileSync(script)).digest("hex").slice(0, 12);
+  const dir = path.join(REPO, "var/bench-models", `parakeet-tdt-0.6b-shape-${hash}`);
+  if (!existsSync(path.join(dir, "tokens.txt"))) {
+    const tmp = `${dir}.${process.pid}.tmp`;
+    execFileSync(process.env.KIKITORI_ONNX_PYTHON ?? "/usr/bin/python3", [script, tmp], { stdio: "inherit" });
+    renameSync(tmp, dir);
+  }
+  return dir;
+}
+
 const SMALLER: Record<string, string> = {
   parakeet:
     "graph SMALLER than the real model (1 conv layer, 32 dims vs FastConformer 24 x 1024): not the model's cost",
-  sensevoice: "graph SMALLER than the real model (1 MatMul vs the ~234 M-parameter SAN-M encoder): not the model's cost",
+  sensevoice:
+    "graph SMALLER than the real model (1 MatMul vs the ~234 M-parameter SAN-M encoder): not the model's cost",
 };
 
 function arg(name: string, fallback: string): string {
@@ -54,6 +74,18 @@ async function engines(
 ): Promise<Array<{ engine: TranscriptionEngine; graph: string }>> {
   const out: Array<{ engine: TranscriptionEngine; graph: string }> = [];
   const models = sherpaTestModels(testOnnxModels());
+  if (wanted.includes("parakeet")) {
+    const d = realShapedParakeet();
+    const f = (n: string) => path.join(d, n);
+    const files = {
+      encoder: f("encoder.int8.onnx"),
+      decoder: f("decoder.int8.onnx"),
+      joiner: f("joiner.int8.onnx"),
+      tokens: f("tokens.txt"),
+    };
+    const model = { family: "parakeet" as const, name: "tdt-0.6b-shape", files, languages: ["en"] };
+    out.push({ engine: new SherpaOfflineEngine({ model, threads, timeoutMs: 3_600_000 }), graph: REAL_SHAPES });
+  }
   if (wanted.includes("parakeet"))
     out.push({
       engine: new SherpaOfflineEngine({ model: models.parakeet, threads, timeoutMs: 3_600_000 }),
@@ -102,7 +134,10 @@ async function main(): Promise<void> {
       execFileSync("sox", [base, file, "repeat", String(Math.ceil(m) + 1), "trim", "0", String(m * 60)]);
       return { minutes: m, file };
     });
-    console.log(`bench:speech — ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${threads} threads per engine\n`);
+    const load = () => os.loadavg()[0].toFixed(2);
+    console.log(
+      `bench:speech — ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${threads} threads per engine, load average ${load()} at start\n`,
+    );
     const rows: string[][] = [["engine", "audio", "wall s", "s per audio min", "RTF", "graph"]];
     for (const { engine, graph } of await engines(threads, wanted)) {
       await engine.check();
