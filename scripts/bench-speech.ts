@@ -31,12 +31,12 @@ import { sherpaTestModels, testOnnxModels } from "../tests/support/onnx-models.t
 const REPO = path.resolve(import.meta.dirname, "..");
 const MP3 = path.join(REPO, "tests/fixtures/audio/interview-en.mp3");
 
-/** Published real-time factors (compute seconds per audio second), with their source. */
+/** Published real-time factors (compute seconds per audio second) with their source; Whisper's from bench:whisper. */
 const PUBLISHED: Record<string, string> = {
   parakeet: "RTF 0.028 (Parakeet TDT 0.6B v3 int8, Silero VAD, 2 threads: 60 min in under 2 min; sherpa-onnx docs)",
   sensevoice: "RTF ~0.1 (SenseVoice-small int8, 1 thread; sherpa-onnx docs)",
   whisper:
-    "small ~0.3 (about 18 s per minute of speech on 2 cores), large-v3 ~1.2 (about 36 s per 30-s window) here (issue figures; npm run bench:whisper times real-shaped ggml graphs)",
+    "measured by npm run bench:whisper (real-shaped ggml, 2 threads): base 5.3 s and small 17.8 s per minute of speech (README)",
   pocketsphinx: "— (real model here)",
 };
 
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
           .join("  ")
           .trimEnd(),
       );
-    console.log("\npublished (real models, not measured here):");
+    console.log("\npublished (real models, not measured by this bench):");
     for (const [k, v] of Object.entries(PUBLISHED)) console.log(`  ${k.padEnd(12)} ${v}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
