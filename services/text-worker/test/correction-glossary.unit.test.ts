@@ -2,6 +2,7 @@
 // glossary's spellings, the engine is told the terms (the language model's prompt lists them), and
 // the stored sections and the interview text come out with them too — with the real offline engine.
 
+import { memoryStepStore } from "@kikitori/shared/server";
 import { withGlossary } from "../src/correction/glossary.ts";
 import type { CorrectionEngine, CorrectionInput, CorrectOptions } from "../src/correction/index.ts";
 import { OfflineCorrectionEngine } from "../src/correction/index.ts";
@@ -29,13 +30,16 @@ it("gives the engine the transcript, turns and terms with the glossary's spellin
       seen.push(i);
       // An engine that lower-cases what it writes: the glossary is applied to its output again.
       const text = i.transcript.toLowerCase();
-      await opts?.onSection?.(0, text, 1, 1);
+      const stored = (await opts?.steps?.put(0, text)) ?? text;
+      await opts?.onSection?.(0, stored, 1, 1);
       return { text, sections: [text] };
     },
   };
   const sections: string[] = [];
+  const stored = new Map<number, string>();
   const turns = [{ speaker: 0, role: "interviewer" as const, name: "Anna", start: 0, end: 2, text: "any honeycake?" }];
   const out = await withGlossary(echo, TERMS).correct(input({ turns }), {
+    steps: memoryStepStore(stored),
     onSection: (_i, text) => {
       sections.push(text);
     },
@@ -47,6 +51,7 @@ it("gives the engine the transcript, turns and terms with the glossary's spellin
   expect(out.text).toContain("Honey Cake mostly and the Apprentices help me");
   expect(out.sections[0]).toBe(out.text);
   expect(sections).toEqual([out.text]);
+  expect([...stored]).toEqual([[0, out.text]]);
 });
 
 it("leaves the engine as it is without a glossary", () => {

@@ -1,4 +1,4 @@
-import { speakerLabels } from "@kikitori/shared/server";
+import { memoryStepStore, speakerLabels } from "@kikitori/shared/server";
 import { type CorrectionInput, createCorrectionEngine, OfflineCorrectionEngine } from "../src/correction/index.ts";
 import { OpenAiCorrectionEngine } from "../src/correction/openai.ts";
 import { correctionInput, type FixtureName, fixture } from "./fixtures/correction-transcripts.ts";
@@ -407,7 +407,7 @@ describe("offline engine: sections, progress, resume", () => {
     ]);
     const seen: number[] = [];
     const resumed = await small.correct(input(fixture("interview"), INTERVIEW), {
-      resume,
+      steps: memoryStepStore(resume),
       onSection: (i, _t, done) => {
         seen.push(i);
         expect(done).toBe(i + 1);
@@ -416,7 +416,9 @@ describe("offline engine: sections, progress, resume", () => {
     expect(seen[0]).toBe(2);
     expect(seen).not.toContain(0);
     expect(resumed.text).toBe(full.text);
-    const marked = await small.correct(input(fixture("interview"), INTERVIEW), { resume: new Map([[0, "KEPT"]]) });
+    const marked = await small.correct(input(fixture("interview"), INTERVIEW), {
+      steps: memoryStepStore(new Map([[0, "KEPT"]])),
+    });
     expect(marked.sections[0]).toBe("KEPT");
     expect(marked.text.startsWith("KEPT\n\n")).toBe(true);
   });

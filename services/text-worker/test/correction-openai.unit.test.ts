@@ -2,9 +2,11 @@
  * The openai engine against a local stand-in of the OpenAI API: a tiny HTTP server on 127.0.0.1
  * answering POST /v1/chat/completions in the OpenAI response shape and recording the requests.
  */
+
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppError } from "@kikitori/shared";
+import { memoryStepStore } from "@kikitori/shared/server";
 import type { CorrectionInput, CorrectionTurn } from "../src/correction/index.ts";
 import {
   buildSystemPrompt,
@@ -203,7 +205,7 @@ describe("openai engine", () => {
     ]);
     const progress: number[][] = [];
     const result = await engine().correct(input(TRANSCRIPT), {
-      resume,
+      steps: memoryStepStore(resume),
       onSection: (i, _t, done, total) => {
         progress.push([i, done, total]);
       },
@@ -268,17 +270,13 @@ describe("openai engine", () => {
       { content: JSON.stringify({ text: "first" }) },
       { status: 503, headers: { "retry-after-ms": "1" } },
     );
-    await expect(
-      engine().correct(input(TRANSCRIPT), {
-        onSection: (i, text) => {
-          saved.set(i, text);
-        },
-      }),
-    ).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    await expect(engine().correct(input(TRANSCRIPT), { steps: memoryStepStore(saved) })).rejects.toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+    });
     expect([...saved]).toEqual([[0, "first"]]);
     // A retry with what was saved asks only for the rest.
     api.requests.length = 0;
-    const result = await engine().correct(input(TRANSCRIPT), { resume: saved });
+    const result = await engine().correct(input(TRANSCRIPT), { steps: memoryStepStore(saved) });
     expect(api.requests).toHaveLength(2);
     expect(result.sections[0]).toBe("first");
   });

@@ -1,3 +1,4 @@
+import { memoryStepStore } from "@kikitori/shared/server";
 import { OfflineCorrectionEngine } from "../src/correction/offline.ts";
 import type { CorrectionInput } from "../src/correction/port.ts";
 import { runResumableSteps, StoppedAtBoundary } from "../src/correction/steps.ts";
@@ -18,7 +19,7 @@ describe("runResumableSteps", () => {
         },
       },
       {
-        resume: new Map([[1, "stored"]]),
+        steps: memoryStepStore(new Map([[1, "stored"]])),
         onSection: (id, text, done, total) => {
           saved.push([id, text, done, total]);
         },
@@ -38,6 +39,7 @@ describe("runResumableSteps", () => {
     const stop = new AbortController();
     const ran: number[] = [];
     const saved: number[] = [];
+    const stored = new Map<number, string>();
     const run = runResumableSteps(
       {
         count: 5,
@@ -49,13 +51,17 @@ describe("runResumableSteps", () => {
           return `s${id}`;
         },
       },
-      { stop: stop.signal, onSection: (id) => void saved.push(id) },
+      { stop: stop.signal, steps: memoryStepStore(stored), onSection: (id) => void saved.push(id) },
     );
     const err = await run.catch((e) => e);
     expect(err).toBeInstanceOf(StoppedAtBoundary);
     expect(err).toMatchObject({ done: 2, total: 5 });
     expect(ran).toEqual([0, 1]);
     expect(saved).toEqual([0, 1]);
+    expect([...stored]).toEqual([
+      [0, "s0"],
+      [1, "s1"],
+    ]);
   });
 
   it("a job whose steps are all stored finishes even while stopping", async () => {
@@ -70,10 +76,12 @@ describe("runResumableSteps", () => {
       },
       {
         stop: stop.signal,
-        resume: new Map([
-          [0, "a"],
-          [1, "b"],
-        ]),
+        steps: memoryStepStore(
+          new Map([
+            [0, "a"],
+            [1, "b"],
+          ]),
+        ),
       },
     );
     expect(out).toEqual(["a", "b"]);
@@ -118,8 +126,8 @@ describe("offline engine stopped at a section boundary", () => {
     const err = await engine
       .correct(input(transcript), {
         stop: stop.signal,
-        onSection: (index, text) => {
-          stored.set(index, text);
+        steps: memoryStepStore(stored),
+        onSection: (index) => {
           if (index === 1) stop.abort();
         },
       })
@@ -128,7 +136,7 @@ describe("offline engine stopped at a section boundary", () => {
     expect([...stored.keys()]).toEqual([0, 1]);
     const redone: number[] = [];
     const resumed = await engine.correct(input(transcript), {
-      resume: stored,
+      steps: memoryStepStore(stored),
       onSection: (index) => void redone.push(index),
     });
     expect(redone[0]).toBe(2);

@@ -1,4 +1,5 @@
 import { applySpeakerRename, relabelText, turnsFromSegments } from "@kikitori/shared";
+import { memoryStepStore } from "@kikitori/shared/server";
 import { OfflineCorrectionEngine } from "../src/correction/offline.ts";
 import type { CorrectionInput } from "../src/correction/port.ts";
 import { asks, correctionTurns, decideSpeakers, labelledTranscript } from "../src/correction/speaker-turns.ts";
@@ -145,7 +146,7 @@ describe("the offline engine with heard turns", () => {
     expect(first.sections.length).toBeGreaterThan(1);
     const again: number[] = [];
     const resumed = await engine.correct(input(turns), {
-      resume: new Map([[0, first.sections[0]]]),
+      steps: memoryStepStore(new Map([[0, first.sections[0]]])),
       onSection: (i) => void again.push(i),
     });
     expect(again).not.toContain(0);

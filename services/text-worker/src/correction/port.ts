@@ -1,5 +1,7 @@
 /** The port of the correction step: a raw transcript in, a clean interview text out. */
 
+import type { StepStore } from "@kikitori/shared/server";
+
 export type CorrectionTone = "formal" | "casual" | "pop" | "serious";
 export type Role = "interviewer" | "interviewee";
 
@@ -40,11 +42,15 @@ export interface CorrectionTurn {
 }
 
 export interface CorrectOptions {
-  /** Already corrected sections by index: they are kept as they are and not redone. */
-  resume?: Map<number, string>;
   /**
-   * Called after each newly corrected section (not for resumed ones) with its index and text, the
-   * number of sections done so far (resumed ones included) and the total.
+   * Where the corrected sections are kept, by index (the job's correction_sections rows in the
+   * worker): a section found there is kept as it is and not redone; a new one is stored there as
+   * soon as it is corrected. None: the sections are kept for this call only.
+   */
+  steps?: StepStore<string, number>;
+  /**
+   * Called after each newly corrected section is stored (not for resumed ones) with its index and
+   * stored text, the number of sections done so far (resumed ones included) and the total.
    */
   onSection?: (index: number, text: string, done: number, total: number) => Promise<void> | void;
   /**
@@ -67,8 +73,8 @@ export interface CorrectionResult {
 export interface CorrectionEngine {
   readonly name: string;
   /**
-   * Corrects section by section; calls onSection after each; `resume` holds already-corrected
-   * sections (by index) which must not be redone; `stop` ends the run at the next section boundary.
+   * Corrects section by section; calls onSection after each; sections already in `steps` (by
+   * index) must not be redone; `stop` ends the run at the next section boundary.
    * Returns the full text and the per-section texts.
    */
   correct(input: CorrectionInput, opts?: CorrectOptions): Promise<CorrectionResult>;

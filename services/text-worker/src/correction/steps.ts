@@ -1,14 +1,15 @@
 /**
- * The section loop both correction engines share: each step (a section, by its index) runs at most
- * once per job. A step whose result is stored is taken as it is (`resume`); a new one runs, and its
- * result is handed to `onSection` (which stores it) before the next starts. When asked to stop
- * (`stop`: the worker is shutting down), no new step starts: the call rejects with
- * StoppedAtBoundary once the step in hand is finished and stored, so the job can go back to the
- * queue and another worker continues from the stored steps.
+ * The section loop both correction engines share: each section is a resumable step (runStep in
+ * shared/server), by its index. A section whose result is in `steps` (CorrectOptions.steps: the
+ * job's stored sections) is taken as it is; a new one runs, is stored there and reported to
+ * `onSection` before the next starts. When asked to stop (`stop`: the worker is shutting down), no
+ * new section starts: the call rejects with StoppedAtBoundary once the section in hand is finished
+ * and stored, so the job can go back to the queue and another worker continues from the stored ones.
  */
 
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { AppError } from "@kikitori/shared";
+import { memoryStepStore, runStepOnce } from "@kikitori/shared/server";
 import type { CorrectOptions } from "./port.ts";
 
 /** The correction stopped between two sections because the worker is shutting down; nothing is lost. */
@@ -52,19 +53,20 @@ export interface ResumableSteps {
 
 /** Runs the steps not stored yet, in order; returns every step's result by id. */
 export async function runResumableSteps(steps: ResumableSteps, opts: CorrectOptions = {}): Promise<string[]> {
+  const store = opts.steps ?? memoryStepStore<string, number>();
   const out: string[] = [];
   for (let id = 0; id < steps.count; id++) {
     if (opts.signal?.aborted) throw abortError(opts.signal);
-    const stored = opts.resume?.get(id);
-    if (stored !== undefined) {
-      out[id] = stored;
-      steps.kept?.(id, stored);
+    const { result, ran } = await runStepOnce(store, id, () => {
+      // Checked only before a step that would run: a job whose steps are all stored still finishes.
+      if (opts.stop?.aborted) throw new StoppedAtBoundary(id, steps.count);
+      return steps.run(id, out, opts.signal);
+    });
+    out[id] = result;
+    if (!ran) {
+      steps.kept?.(id, result);
       continue;
     }
-    // Checked only before a step that would run: a job whose steps are all stored still finishes.
-    if (opts.stop?.aborted) throw new StoppedAtBoundary(id, steps.count);
-    const result = await steps.run(id, out, opts.signal);
-    out[id] = result;
     await opts.onSection?.(id, result, id + 1, steps.count);
     if (steps.yieldBetween && steps.count > 1) await yieldToLoop();
   }

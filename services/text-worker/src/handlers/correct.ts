@@ -20,6 +20,7 @@ import {
   type Logger,
   markJobFailed,
   parseJobPayload,
+  type StepStore,
   speakerLabels,
 } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
@@ -54,8 +55,9 @@ export function sectionProgress(done: number, total: number): number {
 
 /**
  * One job of QUEUES.correction: the stored transcript becomes a clean interview text, section by
- * section. Finished sections are kept in Postgres, so a retried job resumes where it stopped; a
- * finished job returns its stored result. Progress goes out per section.
+ * section. Each section is a resumable step kept in Postgres (correctionSections), so a retried job
+ * resumes where it stopped and no section is corrected (or paid for) twice; a finished job returns
+ * its stored result. Progress goes out per section.
  *
  * When the worker shuts down (run.control.stopping), the section in hand finishes and is stored,
  * no further one starts, and the job goes back to the queue (not failed, no attempt used) for
@@ -99,23 +101,15 @@ export async function processCorrection(
     await jobLifecycle.nameSpeakers(deps.db, p.jobId, heard.speakers as unknown as Prisma.InputJsonValue);
   }
 
-  const done = await deps.db.correctionSection.findMany({ where: { jobId: p.jobId } });
-  const resume = new Map(done.map((s) => [s.index, s.text]));
-  const stored = { count: done.length };
+  const steps = correctionSections(deps.db, p.jobId);
   const transcript = row.transcription;
   const engine = withGlossary(deps.engine, glossaryOf(row.glossary));
-  const result = await correctOrHandBack(deps, job, run, p, stored, () =>
+  const result = await correctOrHandBack(deps, job, run, p, steps, () =>
     engine.correct(correctionInput(row, transcript, language, heard), {
-      resume,
+      steps,
       stop: run.control?.stopping,
       signal: run.control?.signal,
-      onSection: async (index, text, doneCount, total) => {
-        await deps.db.correctionSection.upsert({
-          where: { jobId_index: { jobId: p.jobId, index } },
-          create: { jobId: p.jobId, index, text },
-          update: {},
-        });
-        stored.count++;
+      onSection: async (_index, _text, doneCount, total) => {
         const progress = sectionProgress(doneCount, total);
         await jobLifecycle.correctionProgress(deps.db, p.jobId, progress);
         await send({ jobId: p.jobId, status: "Correction in progress", correctionProgress: progress });
@@ -144,6 +138,33 @@ export async function processCorrection(
     "correction complete",
   );
   return corrected;
+}
+
+/**
+ * The job's corrected sections, kept in Postgres (correction_sections) by index: the steps of its
+ * correction. The first text stored for a section stays. `count` is how many were found or stored.
+ */
+export function correctionSections(db: Db, jobId: string): StepStore<string, number> & { count: number } {
+  const seen = new Set<number>();
+  return {
+    get count() {
+      return seen.size;
+    },
+    async get(index) {
+      const row = await db.correctionSection.findUnique({ where: { jobId_index: { jobId, index } } });
+      if (row) seen.add(index);
+      return row?.text;
+    },
+    async put(index, text) {
+      const row = await db.correctionSection.upsert({
+        where: { jobId_index: { jobId, index } },
+        create: { jobId, index, text },
+        update: {},
+      });
+      seen.add(index);
+      return row.text;
+    },
+  };
 }
 
 /** What the engine is given for a job's transcript (or, for a sync, some of its turns): the job's settings. */
@@ -183,7 +204,7 @@ async function correctOrHandBack<R>(
   job: JobLike<unknown>,
   run: CorrectionRun,
   p: CorrectionJob,
-  stored: { count: number },
+  stored: { readonly count: number },
   correct: () => Promise<R>,
 ): Promise<R> {
   try {
