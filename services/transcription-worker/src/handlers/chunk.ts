@@ -10,12 +10,13 @@ import {
   whisperPrompt,
   withWords,
 } from "@kikitori/shared";
-import { jobLifecycle, parseJobPayload } from "@kikitori/shared/server";
+import { jobLifecycle, parseJobPayload, runStep } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
 import { cleanSegments, type Span } from "../cleanup.ts";
 import { assignSpeakers } from "../diarization/merge.ts";
 import type { SpeakerSpan } from "../diarization/port.ts";
 import type { EngineSegment, TranscriptionEngine } from "../engines/index.ts";
+import { type ChunkResult, chunkResults } from "./steps.ts";
 import { chunkProgress, languageInUse, type TranscriptionDeps } from "./transcribe.ts";
 
 export interface ChunkDeps extends Pick<TranscriptionDeps, "db" | "store" | "publish" | "logger" | "tmpDir" | "now"> {
@@ -46,10 +47,11 @@ export function placeSegments(segments: EngineSegment[], chunk: { startSeconds: 
 }
 
 /**
- * One chunk (QUEUES.transcriptionChunk): fetch its WAV, run the engine in the job's audio language,
- * drop what Whisper invents (cleanup.ts), store the timed segments. A chunk that is already done is
- * not transcribed again (a re-run after a crash). Then every finished chunk whose predecessors are
- * out goes out as live text, in order, and the job's progress rises with the audio done.
+ * One chunk (QUEUES.transcriptionChunk): a resumable step (chunkResults) that fetches its WAV, runs
+ * the engine in the job's audio language, drops what Whisper invents (cleanup.ts) and stores the
+ * timed segments. A chunk that is already done is not transcribed again (a re-run after a crash).
+ * Then every finished chunk whose predecessors are out goes out as live text, in order, and the
+ * job's progress rises with the audio done.
  */
 export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: number; chars: number }> {
   const p = parseJobPayload(transcriptionChunkJobSchema, job.data);
@@ -57,55 +59,66 @@ export async function processChunk(deps: ChunkDeps, job: Job): Promise<{ index: 
     where: { jobId_index: { jobId: p.jobId, index: p.index } },
   });
   if (!chunk) return { index: p.index, chars: 0 };
-  let text = chunk.text ?? "";
-  if (!chunk.doneAt) {
-    const row = await deps.db.transcriptionJob.findUnique({
-      where: { id: p.jobId },
-      select: {
-        audioLanguage: true,
-        detectedLanguage: true,
-        model: true,
-        interviewer: true,
-        interviewee: true,
-        glossary: true,
-        status: true,
-        speakerSpans: true,
-      },
-    });
-    if (!row || row.status === "failed") return { index: p.index, chars: 0 };
-    const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-chunk-"));
-    try {
-      const wav = path.join(dir, "chunk.wav");
-      await pipeline(await deps.store.get(chunk.objectKey), createWriteStream(wav));
-      const t0 = process.hrtime.bigint();
-      const language = languageInUse(row);
-      const result = await deps.engine.transcribe(wav, {
-        language,
-        fileType: row.model,
-        // Whisper's initial prompt (names, then the glossary within its budget); the openai engine's
-        // hint too. Pocketsphinx takes no prompt or hotwords: the correction step applies the glossary.
-        prompt: whisperPrompt([row.interviewer, row.interviewee].filter(Boolean), glossaryOf(row.glossary)),
-      });
-      const engineSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
-      deps.observeEngine?.(engineSeconds, chunk.endSeconds - chunk.startSeconds);
-      const speech = Array.isArray(chunk.speech) ? (chunk.speech as unknown as Span[]) : null;
-      const spans = Array.isArray(row.speakerSpans) ? (row.speakerSpans as unknown as SpeakerSpan[]) : [];
-      // Every segment carries its words: the engine's times, else its time spread over them.
-      const wordLanguage = result.language ?? (language === "auto" ? "en" : language);
-      const segments = assignSpeakers(cleanSegments(placeSegments(result.segments, chunk), speech), spans).map((s) =>
-        withWords(s, wordLanguage),
-      );
-      text = segments.map((s) => s.text).join(isSpacelessLanguage(result.language ?? language) ? "" : " ");
-      await deps.db.transcriptChunk.updateMany({
-        where: { jobId: p.jobId, index: p.index, doneAt: null },
-        data: { text, segments, engineSeconds, doneAt: new Date() },
-      });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }
+  const row = await deps.db.transcriptionJob.findUnique({
+    where: { id: p.jobId },
+    select: {
+      audioLanguage: true,
+      detectedLanguage: true,
+      model: true,
+      interviewer: true,
+      interviewee: true,
+      glossary: true,
+      status: true,
+      speakerSpans: true,
+    },
+  });
+  if (!row || row.status === "failed") return { index: p.index, chars: 0 };
+  const { text } = await runStep(chunkResults(deps.db, p.jobId), p.index, () => transcribeChunk(deps, chunk, row));
   await publishReadyChunks(deps, p);
   return { index: p.index, chars: text.length };
+}
+
+/** Transcribes one chunk's audio into its timed segments, with their words and speakers. */
+async function transcribeChunk(
+  deps: ChunkDeps,
+  chunk: { objectKey: string; startSeconds: number; endSeconds: number; speech: unknown },
+  row: {
+    audioLanguage: string;
+    detectedLanguage: string | null;
+    model: string;
+    interviewer: string;
+    interviewee: string;
+    glossary: unknown;
+    speakerSpans: unknown;
+  },
+): Promise<ChunkResult> {
+  const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-chunk-"));
+  try {
+    const wav = path.join(dir, "chunk.wav");
+    await pipeline(await deps.store.get(chunk.objectKey), createWriteStream(wav));
+    const t0 = process.hrtime.bigint();
+    const language = languageInUse(row);
+    const result = await deps.engine.transcribe(wav, {
+      language,
+      fileType: row.model,
+      // Whisper's initial prompt (names, then the glossary within its budget); the openai engine's
+      // hint too. Pocketsphinx takes no prompt or hotwords: the correction step applies the glossary.
+      prompt: whisperPrompt([row.interviewer, row.interviewee].filter(Boolean), glossaryOf(row.glossary)),
+    });
+    const engineSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    deps.observeEngine?.(engineSeconds, chunk.endSeconds - chunk.startSeconds);
+    const speech = Array.isArray(chunk.speech) ? (chunk.speech as unknown as Span[]) : null;
+    const spans = Array.isArray(row.speakerSpans) ? (row.speakerSpans as unknown as SpeakerSpan[]) : [];
+    // Every segment carries its words: the engine's times, else its time spread over them.
+    const wordLanguage = result.language ?? (language === "auto" ? "en" : language);
+    const segments = assignSpeakers(cleanSegments(placeSegments(result.segments, chunk), speech), spans).map((s) =>
+      withWords(s, wordLanguage),
+    );
+    const text = segments.map((s) => s.text).join(isSpacelessLanguage(result.language ?? language) ? "" : " ");
+    return { text, segments, engineSeconds };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   markJobFailed,
   type ObjectStore,
   parseJobPayload,
+  runStepOnce,
 } from "@kikitori/shared/server";
 import { type Job, WaitingChildrenError } from "bullmq";
 import { cutWav, decodeToWav } from "../audio.ts";
@@ -34,6 +35,7 @@ import { ClassicDiarizationEngine } from "../diarization/classic.ts";
 import type { DiarizationEngine, SpeakerSpan } from "../diarization/index.ts";
 import type { TranscriptionEngine } from "../engines/index.ts";
 import { detectSpeech, planSpeechChunks, type SpeechSpan } from "../vad.ts";
+import { CHUNK_PLAN_STEP, type ChunkPlan, chunkPlans, type Diarized } from "./steps.ts";
 
 /** Everything the transcription pipeline touches, injected so tests can pass their own. */
 export interface TranscriptionDeps {
@@ -106,9 +108,10 @@ export function joinSegments(
 /**
  * The parent job of one recording (QUEUES.transcription), run in steps and safe to re-run at any
  * point: (1) decode and cut the audio at silences into ~30 s chunks, stored in the object store and
- * recorded in Postgres; (2) add one child job per unfinished chunk and wait for them (several
- * workers share the file); (3) when all chunks are done, join the text, charge the audio's seconds
- * once (keyed on the job id), store the transcript and hand over to correction.
+ * recorded in Postgres (the chunk plan: a resumable step, made once); (2) add one child job per
+ * unfinished chunk and wait for them (several workers share the file; each chunk is a resumable
+ * step too); (3) when all chunks are done, join the text, charge the audio's seconds once (keyed on
+ * the job id), store the transcript and hand over to correction.
  */
 export async function processTranscription(deps: TranscriptionDeps, job: Job, token?: string): Promise<StepOutcome> {
   const p: TranscriptionJob = parseJobPayload(transcriptionJobSchema, job.data);
@@ -145,11 +148,9 @@ export async function processTranscription(deps: TranscriptionDeps, job: Job, to
     });
   }
 
+  const plan = await runStepOnce(chunkPlans(deps.db, p.jobId), CHUNK_PLAN_STEP, () => planChunks(deps, p, row, log));
+  if (plan.ran) await publishStage(deps, p, "parts", plan.result.chunks.length);
   let chunks = await deps.db.transcriptChunk.findMany({ where: { jobId: p.jobId }, orderBy: { index: "asc" } });
-  if (chunks.length === 0 || chunks.length !== row.chunkCount) {
-    await splitIntoChunks(deps, p, row, log);
-    chunks = await deps.db.transcriptChunk.findMany({ where: { jobId: p.jobId }, orderBy: { index: "asc" } });
-  }
 
   const pending = chunks.filter((c) => !c.doneAt);
   if (pending.length > 0) {
@@ -199,12 +200,13 @@ export async function processTranscription(deps: TranscriptionDeps, job: Job, to
 }
 
 /**
- * Decodes the recording, finds its speech (Silero VAD) and cuts it into chunks of at most
- * `chunkSeconds` at speech boundaries, leaving long silences out (never transcribed, so Whisper has
- * nothing to invent text over). With "auto", the language is detected once here, on the chunk with
- * the most speech (a short clip is where Whisper guesses wrong), and every chunk then uses it.
+ * The chunk plan, a resumable step (chunkPlans): decodes the recording, finds its speech (Silero VAD)
+ * and cuts it into chunks of at most `chunkSeconds` at speech boundaries, put in the object store,
+ * leaving long silences out (never transcribed, so Whisper has nothing to invent text over). With
+ * "auto", the language is detected once here, on the chunk with the most speech (a short clip is
+ * where Whisper guesses wrong), and every chunk then uses it.
  */
-async function splitIntoChunks(
+async function planChunks(
   deps: TranscriptionDeps,
   p: TranscriptionJob,
   row: {
@@ -217,7 +219,7 @@ async function splitIntoChunks(
     speakerCount: number | null;
   },
   log: Logger,
-): Promise<void> {
+): Promise<ChunkPlan> {
   const format = AUDIO_FORMATS.find((f) => f === row.audioFormat);
   if (!format) throw new AppError("UNSUPPORTED_AUDIO", `unknown stored audio format "${row.audioFormat}"`);
   const dir = await mkdtemp(path.join(deps.tmpDir, "kikitori-tx-"));
@@ -232,21 +234,20 @@ async function splitIntoChunks(
       maxSeconds: row.durationSeconds,
     });
     const speech = await detectSpeech(wav);
-    const plan = planSpeechChunks(speech, duration, { target: deps.chunkSeconds });
-    if (plan.length === 0) {
+    const cuts = planSpeechChunks(speech, duration, { target: deps.chunkSeconds });
+    if (cuts.length === 0) {
       throw new AppError("NO_SPEECH", "No speech was found in the recording", { retryable: false });
     }
-    const rows: Prisma.TranscriptChunkCreateManyInput[] = [];
+    const chunks: ChunkPlan["chunks"] = [];
     const files: string[] = [];
-    for (const [index, c] of plan.entries()) {
+    for (const [index, c] of cuts.entries()) {
       const file = path.join(dir, `chunk-${index}.wav`);
       await cutWav(wav, c.start, c.end, file);
       files.push(file);
       const key = chunkKey(p.userId, p.jobId, index);
       const { size } = await stat(file);
       await deps.store.put(key, createReadStream(file), size, "audio/wav");
-      rows.push({
-        jobId: p.jobId,
+      chunks.push({
         index,
         startSeconds: c.start,
         endSeconds: c.end,
@@ -263,38 +264,17 @@ async function splitIntoChunks(
     }
     let detected = row.detectedLanguage;
     if (row.audioLanguage === "auto" && !detected && deps.engine.detectLanguage) {
-      const speechOf = (c: (typeof plan)[number]) => c.speech.reduce((t, s) => t + (s.end - s.start), 0);
-      const richest = plan.reduce((best, c, i) => (speechOf(c) > speechOf(plan[best]) ? i : best), 0);
+      const speechOf = (c: (typeof cuts)[number]) => c.speech.reduce((t, s) => t + (s.end - s.start), 0);
+      const richest = cuts.reduce((best, c, i) => (speechOf(c) > speechOf(cuts[best]) ? i : best), 0);
       detected = await deps.engine.detectLanguage(files[richest]);
       log.info({ detected, chunk: richest }, "audio language detected");
     }
-    await deps.db.$transaction(async (tx) => {
-      await tx.transcriptChunk.deleteMany({ where: { jobId: p.jobId, doneAt: null } });
-      await tx.transcriptChunk.createMany({ data: rows, skipDuplicates: true });
-      await jobLifecycle.planChunks(tx, p.jobId, {
-        chunkCount: rows.length,
-        detectedLanguage: detected,
-        ...(diarized
-          ? {
-              speakerSpans: diarized.spans as unknown as Prisma.InputJsonValue,
-              diarizationEngine: diarized.engine,
-              notices: diarized.notices,
-            }
-          : {}),
-      });
-    });
-    await publishStage(deps, p, "parts", rows.length);
     const speechSeconds = speech.reduce((t, s) => t + (s.end - s.start), 0);
-    log.info({ chunks: rows.length, duration, speechSeconds: Math.round(speechSeconds) }, "audio split");
+    log.info({ chunks: chunks.length, duration, speechSeconds: Math.round(speechSeconds) }, "audio split");
+    return { chunks, detectedLanguage: detected, diarized };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-interface Diarized {
-  spans: SpeakerSpan[];
-  engine: string;
-  notices: JobNotice[];
 }
 
 /**
