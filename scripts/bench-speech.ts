@@ -4,10 +4,10 @@
 //
 //   npm run bench:speech -- [--minutes=1,10] [--threads=2] [--engines=parakeet,sensevoice,whisper,pocketsphinx]
 //
-// Real weights cannot be downloaded here. Parakeet runs twice: once with a transducer of Parakeet TDT
-// 0.6B's published shapes and int8 layers (scripts/make-bench-onnx-models.py, random weights, written
-// once into var/bench-models/; the encoder's cost depends on its shapes, not its weights; the rows name
-// its two approximations), and once, like SenseVoice, with the model files of
+// Real weights cannot be downloaded here. Parakeet and SenseVoice run twice: once with graphs of Parakeet
+// TDT 0.6B's and SenseVoice-small's published shapes and int8 layers (scripts/make-bench-onnx-models.py,
+// random weights, written once into var/bench-models/; an encoder's cost depends on its shapes, not its
+// weights; the rows name the approximations), and once with the model files of
 // scripts/make-test-onnx-models.py: exactly the real exports' formats (inputs, outputs, metadata,
 // tokens), but graphs far smaller than the real models, so their time is that of everything around the
 // model (feature extraction, decoding, word times, IPC), NOT the model's compute: the output says so
@@ -43,12 +43,14 @@ const PUBLISHED: Record<string, string> = {
 /** What the generated graphs are next to the real models. */
 const REAL_SHAPES = "Parakeet TDT 0.6B shapes, int8 (approximations: rel-pos term over T not 2T-1, LSTM as lookup)";
 
-/** The real-shaped Parakeet transducer's directory, written once per version of its generator. */
-function realShapedParakeet(): string {
+const SV_SHAPES = "SenseVoice-small shapes, int8 (70 SAN-M layers x 512, CTC over 25055 pieces)";
+
+/** The real-shaped models' directory (parakeet/, sense-voice/), written once per version of the generator. */
+function realShapedModels(): string {
   const script = path.join(REPO, "scripts/make-bench-onnx-models.py");
   const hash = createHash("sha256").update(readFileSync(script)).digest("hex").slice(0, 12);
-  const dir = path.join(REPO, "var/bench-models", `parakeet-tdt-0.6b-shape-${hash}`);
-  if (!existsSync(path.join(dir, "tokens.txt"))) {
+  const dir = path.join(REPO, "var/bench-models", `sherpa-shapes-${hash}`);
+  if (!existsSync(path.join(dir, "parakeet", "tokens.txt"))) {
     const tmp = `${dir}.${process.pid}.tmp`;
     execFileSync(process.env.KIKITORI_ONNX_PYTHON ?? "/usr/bin/python3", [script, tmp], { stdio: "inherit" });
     renameSync(tmp, dir);
@@ -75,7 +77,7 @@ async function engines(
   const out: Array<{ engine: TranscriptionEngine; graph: string }> = [];
   const models = sherpaTestModels(testOnnxModels());
   if (wanted.includes("parakeet")) {
-    const d = realShapedParakeet();
+    const d = path.join(realShapedModels(), "parakeet");
     const f = (n: string) => path.join(d, n);
     const files = {
       encoder: f("encoder.int8.onnx"),
@@ -91,6 +93,12 @@ async function engines(
       engine: new SherpaOfflineEngine({ model: models.parakeet, threads, timeoutMs: 3_600_000 }),
       graph: SMALLER.parakeet,
     });
+  if (wanted.includes("sensevoice")) {
+    const d = path.join(realShapedModels(), "sense-voice");
+    const files = { model: path.join(d, "model.int8.onnx"), tokens: path.join(d, "tokens.txt") };
+    const model = { family: "sensevoice" as const, name: "small-shape", files, languages: ["en", "ja"] };
+    out.push({ engine: new SherpaOfflineEngine({ model, threads, timeoutMs: 3_600_000 }), graph: SV_SHAPES });
+  }
   if (wanted.includes("sensevoice"))
     out.push({
       engine: new SherpaOfflineEngine({ model: models.sensevoice, threads, timeoutMs: 3_600_000 }),
@@ -141,6 +149,8 @@ async function main(): Promise<void> {
     const rows: string[][] = [["engine", "audio", "wall s", "s per audio min", "RTF", "graph"]];
     for (const { engine, graph } of await engines(threads, wanted)) {
       await engine.check();
+      // Model load and first run not counted (a worker keeps its model loaded): one run on the shortest file.
+      await engine.transcribe(wavs[0].file, { language: "en", fileType: "interview" });
       for (const w of wavs) {
         const t0 = process.hrtime.bigint();
         const r = await engine.transcribe(w.file, { language: "en", fileType: "interview" });
@@ -165,6 +175,7 @@ async function main(): Promise<void> {
           .join("  ")
           .trimEnd(),
       );
+    console.log(`\nload average ${load()} at the end (other processes on this machine slow every row)`);
     console.log("\npublished (real models, not measured by this bench):");
     for (const [k, v] of Object.entries(PUBLISHED)) console.log(`  ${k.padEnd(12)} ${v}`);
   } finally {

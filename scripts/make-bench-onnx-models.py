@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes a NeMo transducer with the published shapes of Parakeet TDT 0.6B (random int8 weights) for
-`npm run bench:speech`: the encoder's cost depends on its shapes, not its weights.
+"""Writes a NeMo transducer with the published shapes of Parakeet TDT 0.6B and a SenseVoice CTC model
+with SenseVoice-small's shapes (random int8 weights) for `npm run bench:speech`: an encoder's cost
+depends on its shapes, not its weights.
 
 Usage: make-bench-onnx-models.py OUT_DIR   (Debian's /usr/bin/python3 with python3-onnx, python3-numpy)
 
@@ -12,6 +13,10 @@ int8 (DynamicQuantizeLinear + MatMulInteger, as onnxruntime's quantize_dynamic w
 convolutions float. Approximations, said by the bench: the relative-position attention's position term
 is computed over T positions instead of 2T-1 (no rel-shift), and the prediction network's two LSTM
 layers are an embedding lookup (a few hundred small steps per minute, not the cost that matters).
+
+SenseVoice-small (FunASR SenseVoiceEncoderSmall): LFR features 560 (80 x 7), 4 query frames in front,
+1 + 49 + 20 SAN-M layers of width 512 with 4 heads, feed-forward 2048 and an FSMN memory block
+(depthwise kernel 11 over the values), a CTC layer over 25055 pieces; sherpa-onnx's metadata keys.
 """
 
 import os
@@ -36,6 +41,12 @@ rng = np.random.default_rng(7)
 inits = []
 nodes = []
 counter = [0]
+
+
+def fresh():
+    """Starts a new graph's node and initializer lists."""
+    inits.clear()
+    nodes.clear()
 
 
 def name(prefix):
@@ -87,27 +98,35 @@ def feed_forward(x):
     return node("Add", [x, node("Mul", [linear_int8(h, FF, D), const([0.5])])])
 
 
-def attention(x):
-    """x (N, T, D): rel-pos multi-head self-attention (positions over T), residual added."""
+def attention(x, d=D, n_heads=HEADS, rel_pos=True):
+    """x (N, T, d): multi-head self-attention (Parakeet: with the position term over T), residual added."""
     h = layer_norm(x)
-    dk = D // HEADS
-    shape = const(np.array([0, 0, HEADS, dk], dtype=np.int64), np.int64)
+    dk = d // n_heads
+    shape = const(np.array([0, 0, n_heads, dk], dtype=np.int64), np.int64)
 
     def heads(t):
         return node("Transpose", [node("Reshape", [t, shape])], perm=[0, 2, 1, 3])
 
-    q = heads(linear_int8(h, D, D))
-    k = heads(linear_int8(h, D, D))
-    v = heads(linear_int8(h, D, D))
-    p = heads(linear_int8(h, D, D))  # the position projection
-    qu = node("Add", [q, const(rng.normal(0, 0.02, (HEADS, 1, dk)))])
-    qv = node("Add", [q, const(rng.normal(0, 0.02, (HEADS, 1, dk)))])
-    ac = node("MatMul", [qu, node("Transpose", [k], perm=[0, 1, 3, 2])])
-    bd = node("MatMul", [qv, node("Transpose", [p], perm=[0, 1, 3, 2])])
-    scores = node("Mul", [node("Add", [ac, bd]), const([1.0 / np.sqrt(dk)])])
+    q = heads(linear_int8(h, d, d))
+    k = heads(linear_int8(h, d, d))
+    v_flat = linear_int8(h, d, d)
+    v = heads(v_flat)
+    qu = node("Add", [q, const(rng.normal(0, 0.02, (n_heads, 1, dk)))])
+    scores = node("MatMul", [qu, node("Transpose", [k], perm=[0, 1, 3, 2])])
+    if rel_pos:
+        p = heads(linear_int8(h, d, d))  # the position projection
+        qv = node("Add", [q, const(rng.normal(0, 0.02, (n_heads, 1, dk)))])
+        scores = node("Add", [scores, node("MatMul", [qv, node("Transpose", [p], perm=[0, 1, 3, 2])])])
+    scores = node("Mul", [scores, const([1.0 / np.sqrt(dk)])])
     ctx = node("MatMul", [node("Softmax", [scores], axis=-1), v])
-    merged = node("Reshape", [node("Transpose", [ctx], perm=[0, 2, 1, 3]), const(np.array([0, 0, D], dtype=np.int64), np.int64)])
-    return node("Add", [x, linear_int8(merged, D, D)])
+    merged = node("Reshape", [node("Transpose", [ctx], perm=[0, 2, 1, 3]), const(np.array([0, 0, d], dtype=np.int64), np.int64)])
+    out = linear_int8(merged, d, d)
+    if not rel_pos:
+        # SAN-M's FSMN memory block: a depthwise convolution over the values, added to the output.
+        t = node("Transpose", [v_flat], perm=[0, 2, 1])
+        fsmn = node("Conv", [t, const(rng.normal(0, 0.2, (d, 1, 11)))], group=d, pads=[5, 5])
+        out = node("Add", [out, node("Transpose", [fsmn], perm=[0, 2, 1])])
+    return node("Add", [x, out])
 
 
 def conv_module(x):
@@ -124,6 +143,7 @@ def conv_module(x):
 
 def encoder():
     """audio_signal (N, 128, T), length (N,) -> outputs (N, 1024, T/8), encoded_lengths (N,)."""
+    fresh()
     x = node("Unsqueeze", ["audio_signal", const(np.array([1], np.int64), np.int64)])  # (N, 1, F, T)
     x = node("Transpose", [x], perm=[0, 1, 3, 2])  # (N, 1, T, F)
     x = node("Relu", [node("Conv", [x, const(rng.normal(0, 0.3, (SUB_CH, 1, 3, 3)))], strides=[2, 2], pads=[1, 1, 1, 1])])
@@ -159,7 +179,7 @@ def encoder():
             helper.make_tensor_value_info("outputs", TensorProto.FLOAT, ["N", D, "T2"]),
             helper.make_tensor_value_info("encoded_lengths", TensorProto.INT64, ["N"]),
         ],
-        inits,
+        list(inits),
     )
 
 
@@ -227,6 +247,79 @@ def joiner():
     )
 
 
+SV_FEAT = 560
+SV_D = 512
+SV_FF = 2048
+SV_LAYERS = 1 + 49 + 20
+SV_VOCAB = 25055
+SV_LANGS = {"auto": 0, "zh": 3, "en": 4, "yue": 7, "ja": 11, "ko": 12, "nospeech": 13}
+
+
+def sense_voice():
+    """x (N, T, 560), x_length, language, text_norm (N,) int32 -> logits (N, T + 4, 25055)."""
+    fresh()
+    table = const(rng.normal(0, 1, (16, SV_FEAT)))
+    lang = node("Unsqueeze", [node("Gather", [table, "language"]), const(np.array([1], np.int64), np.int64)])
+    norm = node("Unsqueeze", [node("Gather", [table, "text_norm"]), const(np.array([1], np.int64), np.int64)])
+    two = node("Unsqueeze", [node("Gather", [table, const(np.array([[1, 2]], np.int64), np.int64)]), const(np.array([0], np.int64), np.int64)])
+    n = node("Slice", [node("Shape", ["x"]), const(np.array([0], np.int64), np.int64), const(np.array([1], np.int64), np.int64)])
+    emo = node("Expand", [node("Squeeze", [two, const(np.array([0], np.int64), np.int64)]), node("Concat", [n, const(np.array([2, SV_FEAT], np.int64), np.int64)], axis=0)])
+    x = node("Concat", [lang, emo, norm, "x"], axis=1)
+    # x_length takes part (times zero) so that it is a real input of the graph.
+    lz = node("Mul", [node("Cast", ["x_length"], to=TensorProto.FLOAT), const([0.0])])
+    x = node("Add", [x, node("Unsqueeze", [lz, const(np.array([1, 2], np.int64), np.int64)])])
+    x = linear_int8(x, SV_FEAT, SV_D)
+    for _ in range(SV_LAYERS):
+        x = attention(x, SV_D, 4, rel_pos=False)
+        h = node("Relu", [linear_int8(layer_norm(x), SV_D, SV_FF)])
+        x = node("Add", [x, linear_int8(h, SV_FF, SV_D)])
+    x = layer_norm(x)
+    logits = linear_int8(x, SV_D, SV_VOCAB)
+    bias = np.zeros(SV_VOCAB, np.float32)
+    bias[0] = 3.0  # the blank wins most frames
+    nodes.append(helper.make_node("Add", [logits, const(bias)], ["logits"]))
+    return helper.make_graph(
+        nodes,
+        "sense-voice-small-shaped",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "T", SV_FEAT]),
+            helper.make_tensor_value_info("x_length", TensorProto.INT32, ["N"]),
+            helper.make_tensor_value_info("language", TensorProto.INT32, ["N"]),
+            helper.make_tensor_value_info("text_norm", TensorProto.INT32, ["N"]),
+        ],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", "T", SV_VOCAB])],
+        list(inits),
+    )
+
+
+def write_sense_voice(out):
+    os.makedirs(out, exist_ok=True)
+    meta = {
+        "lfr_window_size": 7,
+        "lfr_window_shift": 6,
+        "normalize_samples": 0,
+        "neg_mean": ",".join(["-12.0"] * SV_FEAT),
+        "inv_stddev": ",".join(["0.25"] * SV_FEAT),
+        "model_type": "sense_voice_ctc",
+        "version": "2",
+        "model_author": "kikitori-bench",
+        "maintainer": "kikitori-bench",
+        "vocab_size": SV_VOCAB,
+        "comment": "SenseVoice-small shapes, random int8 weights",
+        "with_itn": 14,
+        "without_itn": 15,
+    }
+    for k, v in SV_LANGS.items():
+        meta[f"lang_{k}"] = v
+    save(sense_voice(), meta, os.path.join(out, "model.int8.onnx"))
+    tags = [f"<|{k}|>" for k in SV_LANGS if k != "auto"] + ["<|NEUTRAL|>", "<|Speech|>", "<|withitn|>", "<|woitn|>"]
+    with open(os.path.join(out, "tokens.txt"), "w", encoding="utf-8") as f:
+        pieces = ["<unk>", "<s>", "</s>"] + tags
+        pieces += [f"{'▁' if i % 3 == 0 else ''}q{i}" for i in range(SV_VOCAB - len(pieces))]
+        for i, p in enumerate(pieces):
+            f.write(f"{p} {i}\n")
+
+
 def save(graph, meta, path):
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="kikitori-bench")
     model.ir_version = 7
@@ -238,8 +331,9 @@ def save(graph, meta, path):
 
 def main():
     if len(sys.argv) != 2:
-        sys.exit("usage: make-bench-onnx-models.py OUT_DIR")
-    out = sys.argv[1]
+        sys.exit("usage: make-bench-onnx-models.py OUT_DIR   (writes OUT_DIR/parakeet and OUT_DIR/sense-voice)")
+    write_sense_voice(os.path.join(sys.argv[1], "sense-voice"))
+    out = os.path.join(sys.argv[1], "parakeet")
     os.makedirs(out, exist_ok=True)
     meta = {
         "vocab_size": VOCAB,

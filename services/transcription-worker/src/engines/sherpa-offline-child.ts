@@ -60,15 +60,23 @@ function recognizerConfig(language: string): unknown {
   };
 }
 
-/** SenseVoice's language hint is a recognizer setting: one recognizer, made again when it changes. */
-let loaded: { language: string; recognizer: Recognizer } | null = null;
+/**
+ * SenseVoice's language hint is a recognizer setting: one recognizer per hint, the two used last kept
+ * (a worker switching between two languages does not load the model again each time).
+ */
+const KEEP = 2;
+const loaded = new Map<string, Recognizer>();
 function recognizerFor(language: string): Recognizer {
   const key = cfg.family === "sensevoice" ? language : "any";
-  if (loaded?.language !== key) {
+  let recognizer = loaded.get(key);
+  if (recognizer) loaded.delete(key);
+  else {
     const sherpa = require("sherpa-onnx-node") as { OfflineRecognizer: new (c: unknown) => Recognizer };
-    loaded = { language: key, recognizer: new sherpa.OfflineRecognizer(recognizerConfig(language)) };
+    recognizer = new sherpa.OfflineRecognizer(recognizerConfig(language));
   }
-  return loaded.recognizer;
+  loaded.set(key, recognizer);
+  for (const old of loaded.keys()) if (loaded.size > KEEP) loaded.delete(old);
+  return recognizer;
 }
 
 function decode(recognizer: Recognizer, samples: Float32Array) {
