@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search [-- jobs chars]`: the library's search (services/gateway/src/workspace/search.ts)
+ * `npm run bench:search [-- jobs chars]`: the library's search (services/gateway/src/jobs/search.ts)
  * on a throw-away database: one user with `jobs` transcriptions (default 1,000) of about `chars`
  * characters each (default 30,000, about 35 minutes of speech), half English and half Japanese, among
  * other users' jobs. Prints, per query, the median time of 5 runs, the matches, and whether the
@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 
 import { Prisma } from "@kikitori/shared/db";
-import { SEARCH_OPERATOR_COST, searchJobs } from "../services/gateway/src/workspace/search.ts";
+import { SEARCH_OPERATOR_COST, searchJobs } from "../services/gateway/src/jobs/search.ts";
 import { createTestDatabase, insertVerifiedUser } from "../tests/support/db.ts";
 
 const JOBS = Number(process.argv[2] ?? 1000);

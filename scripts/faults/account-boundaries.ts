@@ -21,7 +21,7 @@ import { createObjectStore } from "@kikitori/shared/server";
 import WebSocket from "ws";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
-import * as workspaceModule from "../../services/gateway/src/workspace/edit.ts";
+import * as workspaceModule from "../../services/gateway/src/workspace/adapters.ts";
 import { insertJob, insertVerifiedUser } from "../../tests/support/db.ts";
 import { openToOthers, startObjectStoreProcess } from "../../tests/support/files-at-rest.ts";
 import { api, startReplica, type TestGateway } from "../../tests/support/gateway.ts";

@@ -129,16 +129,31 @@ it("writes transcription_jobs rows from the job lifecycle module only, and text_
 it("keeps database queries out of the gateway's route files (they go through repositories and use cases)", () => {
   const query =
     /\bdb\.(\$(queryRaw|executeRaw)|[a-z][A-Za-z]*\.(find|count|create|update|delete|upsert|aggregate|groupBy))/;
-  // The route plugins still in routes/, and each feature folder's routes.ts (route → use case → repository).
-  const isRouteFile = (f: string) =>
-    f.startsWith("services/gateway/src/routes/") || /^services\/gateway\/src\/[a-z-]+\/routes\.ts$/.test(f);
+  // Each feature folder's route plugins: routes.ts, or one per resource (jobs/upload-routes.ts, …),
+  // route → use case → repository.
+  const isRouteFile = (f: string) => /^services\/gateway\/src\/[a-z-]+\/([a-z-]+-)?routes\.ts$/.test(f);
   const routes = [...graph.keys()].filter((f) => isRouteFile(rel(f)));
   expect(routes.length).toBeGreaterThan(5);
   expect(routes.map(rel)).toEqual(
     expect.arrayContaining(
-      ["account", "auth", "billing", "text"].map((feature) => `services/gateway/src/${feature}/routes.ts`),
+      [
+        "account/routes",
+        "auth/routes",
+        "billing/routes",
+        "text/routes",
+        "workspace/routes",
+        "system/routes",
+        "jobs/upload-routes",
+        "jobs/read-routes",
+        "jobs/manage-routes",
+        "jobs/export-routes",
+        "jobs/usage-routes",
+      ].map((file) => `services/gateway/src/${file}.ts`),
     ),
   );
+  // No route plugins or use cases outside the feature folders.
+  const outside = [...graph.keys()].map(rel).filter((f) => /^services\/gateway\/src\/(routes|usecases)\//.test(f));
+  expect(outside).toEqual([]);
   expect(routes.filter((f) => query.test(readFileSync(f, "utf8"))).map(rel)).toEqual([]);
   expect(query.test("await db.transcriptionJob.findMany({})")).toBe(true);
 });

@@ -11,7 +11,7 @@ import { jest } from "@jest/globals";
 import { createObjectStore, type ObjectStore } from "@kikitori/shared/server";
 import type { Job } from "bullmq";
 import { pino } from "pino";
-import { toSnapshot } from "../../services/gateway/src/routes/snapshot.ts";
+import { toSnapshot } from "../../services/gateway/src/jobs/snapshot.ts";
 import { ClassicDiarizationEngine } from "../../services/transcription-worker/src/diarization/classic.ts";
 import { SherpaDiarizationEngine } from "../../services/transcription-worker/src/diarization/sherpa.ts";
 import { processTranscription } from "../../services/transcription-worker/src/handlers/transcribe.ts";

@@ -1,8 +1,8 @@
 // Gateway use cases built with in-memory repositories, for fast unit tests of their rules (in the
 // spirit of immich's newTestService): each `newTest…` returns the use case, its repositories (their
 // state is plain maps and counters a test can read and set) and the other ports it was given.
-import type { Language, TextJob } from "@kikitori/shared";
-import type { Logger, MailMessage } from "@kikitori/shared/server";
+import { AppError, DEFAULT_QUOTAS, type Language, type TextJob } from "@kikitori/shared";
+import type { JobRow, Logger, MailMessage, UsageRow, VersionRow } from "@kikitori/shared/server";
 import type { AccountRepository, AccountUser, PaymentRecord } from "../../services/gateway/src/account/usecases.ts";
 import { AccountService } from "../../services/gateway/src/account/usecases.ts";
 import { TokenSigner } from "../../services/gateway/src/auth/tokens.ts";
@@ -13,6 +13,7 @@ import {
   type BillingResponse,
   BillingService,
 } from "../../services/gateway/src/billing/usecases.ts";
+import { type JobChunk, type JobRepository, JobService } from "../../services/gateway/src/jobs/usecases.ts";
 import {
   type QueuedTextJob,
   TextJobTimeout,
@@ -21,6 +22,7 @@ import {
   type TextRunRepository,
   TextRunService,
 } from "../../services/gateway/src/text/usecases.ts";
+import { type WorkspaceRepository, WorkspaceService } from "../../services/gateway/src/workspace/usecases.ts";
 
 /** A text_runs row as the in-memory repository keeps it. */
 export interface MemoryTextRun {
@@ -436,4 +438,238 @@ export function newTestAuthService(start = new Date("2026-03-01T09:00:00Z")) {
     lastLinkToken,
     verifiedUser,
   };
+}
+
+/** A transcription_jobs row with every column, as Prisma reads it: a completed job unless `over` says otherwise. */
+export function jobRow(over: Partial<JobRow> = {}): JobRow {
+  const id = over.id ?? crypto.randomUUID();
+  const at = new Date("2026-03-01T09:00:00Z");
+  return {
+    id,
+    userId: "0c2d9a8b-5d0e-4f4a-8f54-7f2a3c1b9e22",
+    status: "completed",
+    correlationId: `c-${id}`,
+    audioKey: `audio/${id}.wav`,
+    audioMime: "audio/wav",
+    audioFormat: "wav",
+    audioBytes: 32_000,
+    audioStream: 0,
+    reservedSeconds: 0,
+    durationSeconds: 90,
+    originalName: "interview.wav",
+    title: null,
+    version: 1,
+    editedAt: null,
+    model: "standard",
+    interviewer: "",
+    interviewee: "",
+    tone: null,
+    interviewExample: "",
+    language: "en",
+    audioLanguage: "auto",
+    detectedLanguage: "en",
+    segments: null,
+    speakerCount: null,
+    speakerSpans: null,
+    diarizationEngine: null,
+    notices: [],
+    speakers: null,
+    glossary: [],
+    transcriptionProgress: 100,
+    correctionProgress: 100,
+    chunkCount: 0,
+    transcription: "Hello there.",
+    rewrittenText: "A: Hello there.",
+    interviewSync: null,
+    transcriptionTime: 3,
+    correctionTime: 2,
+    transcriptionEngine: "test",
+    correctionEngine: "test",
+    errorCode: null,
+    errorMessage: null,
+    failedStage: null,
+    audioExpiresAt: new Date("2999-01-01T00:00:00Z"),
+    audioDeletedAt: null,
+    transcriptionStartedAt: at,
+    transcriptionDoneAt: at,
+    correctionStartedAt: at,
+    correctionDoneAt: at,
+    createdAt: at,
+    updatedAt: at,
+    ...over,
+  };
+}
+
+/**
+ * The jobs repository in memory: jobs by id, their chunks (with the segments of those whose live
+ * text went out), the transcriptions charged, the seconds each user has left and their usage rows.
+ * The transitions check the state they start from, as the lifecycle module's UPDATEs do.
+ */
+export function memoryJobRepository() {
+  const state = {
+    jobs: new Map<string, JobRow>(),
+    chunks: new Map<string, Array<JobChunk & { segments?: unknown[] }>>(),
+    charged: new Map<string, number>(),
+    secondsLeft: new Map<string, number>(),
+    usage: new Map<string, UsageRow>(),
+  };
+  const ownJob = async (uid: string, jobId: string, message = "No such transcription") => {
+    const job = state.jobs.get(jobId);
+    if (!job || job.userId !== uid) throw new AppError("NOT_FOUND", message);
+    return { ...job };
+  };
+  const update = (jobId: string, from: JobRow["status"], patch: Partial<JobRow>) => {
+    const job = state.jobs.get(jobId);
+    if (!job || job.status !== from) return false;
+    state.jobs.set(jobId, { ...job, ...patch });
+    return true;
+  };
+  const repo: JobRepository = {
+    ownJob,
+    jobsInOrder: async (ids) => ids.flatMap((id) => (state.jobs.has(id) ? [{ ...state.jobs.get(id)! }] : [])),
+    search: async ({ userId, q, page, limit }) => {
+      const text = (j: JobRow) => [j.title, j.originalName, j.transcription, j.rewrittenText].join(" ").toLowerCase();
+      const found = [...state.jobs.values()]
+        .filter((j) => j.userId === userId && (!q || text(j).includes(q.toLowerCase())))
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+      return { ids: found.slice((page - 1) * limit, page * limit).map((j) => j.id), total: found.length };
+    },
+    liveSegments: async (jobId) =>
+      (state.chunks.get(jobId) ?? []).flatMap((c) => (c.publishedAt ? ((c.segments ?? []) as never[]) : [])),
+    chunks: async (jobId) => (state.chunks.get(jobId) ?? []).map(({ segments: _, ...c }) => c),
+    transcriptionCharged: async (jobId) => state.charged.has(jobId),
+    chargeTranscription: async (_uid, jobId, seconds) => {
+      if (state.charged.has(jobId)) return false;
+      state.charged.set(jobId, seconds);
+      return true;
+    },
+    holdForRetry: async (uid, jobId, seconds) => {
+      if ((state.secondsLeft.get(uid) ?? 0) < seconds) return false;
+      return update(jobId, "failed", { reservedSeconds: seconds });
+    },
+    retry: async (jobId, atCorrection) =>
+      update(jobId, "failed", {
+        status: atCorrection ? "correcting" : "queued",
+        errorCode: null,
+        errorMessage: null,
+        failedStage: null,
+      }),
+    releaseQuota: async (jobId) => {
+      const job = state.jobs.get(jobId);
+      if (job) state.jobs.set(jobId, { ...job, reservedSeconds: 0 });
+    },
+    remove: async (jobId) => state.jobs.delete(jobId),
+    usageRow: async (uid) => {
+      const row = state.usage.get(uid);
+      if (!row) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+      return row;
+    },
+  };
+  return { repo, state };
+}
+
+/** The jobs use cases on an in-memory repository, object store (removals recorded) and queue. */
+export function newTestJobService(start = new Date("2026-03-10T09:00:00Z")) {
+  const { repo, state } = memoryJobRepository();
+  const objects = { removed: [] as string[], failing: new Set<string>() };
+  const queued: Array<{ queue: string; name: string; data: unknown; opts: unknown }> = [];
+  const clock = { now: start };
+  const service = new JobService({
+    repo,
+    objects: {
+      remove: async (key) => {
+        if (objects.failing.has(key)) throw new Error("store down");
+        objects.removed.push(key);
+      },
+    },
+    queues: {
+      enqueue: (async (queue: string, name: string, data: unknown, opts: unknown) => {
+        queued.push({ queue, name, data, opts });
+      }) as never,
+    },
+    quotas: DEFAULT_QUOTAS,
+    now: () => clock.now,
+    runId: (jobId) => `${jobId}-retry`,
+  });
+  const r = recorders();
+  return { service, repo, state, objects, queued, clock, log: r.logger, logged: r.logged };
+}
+
+/**
+ * The workspace's repository in memory: jobs by id and their kept versions. Every write is a version
+ * of its own (the original kept first); folding edits together and the byte budget are the shared
+ * job-versions module's, covered against Postgres by services/gateway/test/workspace.int.test.ts.
+ */
+export function memoryWorkspaceRepository() {
+  const state = { jobs: new Map<string, JobRow>(), versions: new Map<string, VersionRow[]>() };
+  const versionOf = (row: JobRow, version: number, kind: string, restoredFrom: number | null, at: Date) => ({
+    id: crypto.randomUUID(),
+    jobId: row.id,
+    version,
+    kind,
+    restoredFrom,
+    title: row.title,
+    transcription: row.transcription,
+    segments: row.segments,
+    rewrittenText: row.rewrittenText,
+    speakers: row.speakers,
+    createdAt: at,
+    updatedAt: at,
+  });
+  const repo: WorkspaceRepository = {
+    ownJob: async (uid, jobId) => {
+      const job = state.jobs.get(jobId);
+      if (!job || job.userId !== uid) throw new AppError("NOT_FOUND", "No such transcription");
+      return { ...job };
+    },
+    writeVersion: async (job, next, v, sync) => {
+      const row = state.jobs.get(job.id);
+      if (!row || row.version !== job.version) return { saved: null, current: row?.version ?? null };
+      const saved: JobRow = {
+        ...row,
+        ...next,
+        segments: next.segments as JobRow["segments"],
+        speakers: next.speakers as JobRow["speakers"],
+        ...(sync !== undefined ? { interviewSync: sync as JobRow["interviewSync"] } : {}),
+        version: v.version,
+        editedAt: v.at,
+        updatedAt: v.at,
+      };
+      const kept = state.versions.get(job.id) ?? [versionOf(row, row.version, "original", null, row.updatedAt)];
+      state.versions.set(job.id, [...kept, versionOf(saved, v.version, v.kind, v.restoredFrom, v.at)]);
+      state.jobs.set(job.id, saved);
+      return { saved: { ...saved }, current: v.version };
+    },
+    findVersion: async (jobId, version) => state.versions.get(jobId)?.find((r) => r.version === version) ?? null,
+    versions: async (jobId) => [...(state.versions.get(jobId) ?? [])].sort((a, b) => b.version - a.version),
+  };
+  return { repo, state };
+}
+
+/**
+ * The workspace's use cases on an in-memory repository; `writes` counts the writes per job (the
+ * window's seconds left fixed at 42) and `queued` holds the interview-sync jobs added.
+ */
+export function newTestWorkspaceService(over: { writesPerJobPerMinute?: number } = {}) {
+  const { repo, state } = memoryWorkspaceRepository();
+  const counts = new Map<string, number>();
+  const queued: Array<{ name: string; data: unknown; opts: unknown }> = [];
+  const clock = { now: new Date("2026-03-10T09:00:00Z") };
+  const service = new WorkspaceService({
+    repo,
+    now: () => clock.now,
+    writes: {
+      count: async (jobId) => {
+        counts.set(jobId, (counts.get(jobId) ?? 0) + 1);
+        return { count: counts.get(jobId)!, ttl: 42 };
+      },
+    },
+    limits: { writesPerJobPerMinute: over.writesPerJobPerMinute },
+    jobs: {
+      enqueue: (async (_queue: string, name: string, data: unknown, opts: unknown) => {
+        queued.push({ name, data, opts });
+      }) as never,
+    },
+  });
+  return { service, state, queued, clock };
 }

@@ -23,6 +23,7 @@ import {
   objectStoreCheck,
   pingRedis,
   type Redis,
+  readSpeechStatus,
   startOpsServer,
   UPLOAD_EXPIRY_MS,
 } from "@kikitori/shared/server";
@@ -52,26 +53,30 @@ import { glossaryRepository } from "./glossary/repository.ts";
 import { glossaryRoutes } from "./glossary/routes.ts";
 import { GlossaryService } from "./glossary/usecases.ts";
 import { refuseUnstorableBody } from "./input.ts";
+import { exportRoutes } from "./jobs/export-routes.ts";
+import { JobExport } from "./jobs/export-usecases.ts";
+import { manageRoutes } from "./jobs/manage-routes.ts";
+import { jobReadRoutes } from "./jobs/read-routes.ts";
+import { jobRepository } from "./jobs/repository.ts";
+import { createUploadService } from "./jobs/upload-adapters.ts";
+import { uploadRoutes } from "./jobs/upload-routes.ts";
+import { usageRoutes } from "./jobs/usage-routes.ts";
+import { JobService } from "./jobs/usecases.ts";
 import { requestLogSerializers } from "./lib/log-redact.ts";
 import { quoteRoutes } from "./quotes/routes.ts";
 import { createQuoteService } from "./quotes/usecases.ts";
-import { exportRoutes } from "./routes/export.ts";
-import { manageRoutes } from "./routes/manage.ts";
-import { systemRoutes } from "./routes/system.ts";
-import { transcriptionRoutes } from "./routes/transcriptions.ts";
-import { usageRoutes } from "./routes/usage.ts";
-import { workspaceRoutes } from "./routes/workspace.ts";
 import { shareRoutes } from "./shares/routes.ts";
 import { createShareService } from "./shares/usecases.ts";
+import { systemRoutes } from "./system/routes.ts";
 import { createTextRunService } from "./text/adapters.ts";
 import { textRoutes } from "./text/routes.ts";
 import { PartsDataStore, RESUMABLE_PART_BYTES } from "./uploads/data-store.ts";
 import { resumableUploadRoutes } from "./uploads/routes.ts";
 import { ResumableUploads } from "./uploads/usecases.ts";
-import { createUploadService } from "./usecases/adapters.ts";
 import { loadPageRenderer } from "./web/page-meta.ts";
 import { securityHeadersHook } from "./web/security-headers.ts";
-import { createWorkspace } from "./workspace/edit.ts";
+import { createWorkspace } from "./workspace/adapters.ts";
+import { workspaceRoutes } from "./workspace/routes.ts";
 import { SocketHub } from "./ws/hub.ts";
 import { wsRoutes } from "./ws/routes.ts";
 
@@ -269,7 +274,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     signer,
     glossary: new GlossaryService(glossaryRepository(deps.db)),
   });
-  await app.register(usageRoutes, { prefix: "/api", db: deps.db, signer, quotas: config.quotas, now: deps.now });
+  // The user's jobs once they exist: read, deleted, retried, exported; and the month's usage.
+  const jobService = new JobService({
+    repo: jobRepository(deps.db, config.quotas),
+    objects: deps.store,
+    queues: jobs,
+    quotas: config.quotas,
+    now: deps.now,
+  });
+  await app.register(usageRoutes, { prefix: "/api", signer, jobs: jobService });
   await app.register(billingRoutes, {
     prefix: "/api",
     signer,
@@ -307,11 +320,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     retentionDays: config.AUDIO_RETENTION_DAYS,
     decodesPerGateway: config.DECODES_PER_GATEWAY,
   });
-  await app.register(transcriptionRoutes, {
+  await app.register(uploadRoutes, {
     prefix: "/api",
-    db: deps.db,
     redis: deps.redis,
-    store: deps.store,
     signer,
     redisPrefix: config.REDIS_PREFIX,
     tmpDir: config.UPLOAD_TMP_DIR,
@@ -321,7 +332,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       perUser: config.UPLOADS_IN_FLIGHT_PER_USER,
     },
     uploads: uploadService,
+    speechStatus: () => readSpeechStatus(deps.redis, config.REDIS_PREFIX),
   });
+  await app.register(jobReadRoutes, { prefix: "/api", signer, jobs: jobService, store: deps.store });
   await app.register(resumableUploadRoutes, {
     prefix: "/api",
     signer,
@@ -344,19 +357,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     }),
   });
   const quotes = createQuoteService({ db: deps.db });
-  await app.register(exportRoutes, { prefix: "/api", db: deps.db, signer, quotes });
-  await app.register(quoteRoutes, { prefix: "/api", signer, quotes });
-  await app.register(manageRoutes, {
+  await app.register(exportRoutes, {
     prefix: "/api",
-    db: deps.db,
-    jobs,
-    store: deps.store,
     signer,
-    quotas: config.quotas,
+    exports: new JobExport(jobRepository(deps.db, config.quotas), quotes),
   });
+  await app.register(quoteRoutes, { prefix: "/api", signer, quotes });
+  await app.register(manageRoutes, { prefix: "/api", signer, jobs: jobService });
   await app.register(workspaceRoutes, {
     prefix: "/api",
-    db: deps.db,
     signer,
     workspace: createWorkspace({ db: deps.db, redis: deps.redis, redisPrefix: config.REDIS_PREFIX, jobs }),
   });

@@ -1,8 +1,8 @@
 import { AppError } from "@kikitori/shared";
 import { LoginThrottle } from "../src/auth/limits.ts";
 import { findUnstorable, hasUnstorableChars } from "../src/input.ts";
+import { assertMultipartBoundary, multipartError } from "../src/jobs/upload-guards.ts";
 import { Semaphore } from "../src/lib/semaphore.ts";
-import { assertMultipartBoundary, multipartError } from "../src/routes/upload-guards.ts";
 
 describe("Semaphore (decodes per gateway)", () => {
   it("lets `max` in at once, queues the rest in order, and times a waiter out with 503", async () => {

@@ -1,4 +1,4 @@
-// The upload use case (services/gateway/src/usecases/upload.ts) against in-memory fakes of its ports:
+// The upload use case (services/gateway/src/jobs/upload-usecases.ts) against in-memory fakes of its ports:
 // the order of the checks, what is stored, recorded, queued and published, and what is taken back
 // when a step fails. The registry's real producer runs on a fake queue, so the queued payload is
 // validated as in production.
@@ -17,7 +17,7 @@ import {
   type UploadPorts,
   type UploadRequest,
   UploadService,
-} from "../src/usecases/upload.ts";
+} from "../src/jobs/upload-usecases.ts";
 
 const UID = "0c2d9a8b-5d0e-4f4a-8f54-7f2a3c1b9e22";
 const JOB = "7b0a3a8e-2a8f-4a59-9d5c-2f3e0d4f6a11";

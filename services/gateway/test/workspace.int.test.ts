@@ -377,7 +377,7 @@ it("restores following each other fold into one version, like edits", async () =
 it("keeps the versions of a job within a byte budget, oldest edits first, never the original", async () => {
   const { uid } = await user();
   const jobId = await completedJob(uid);
-  const { createWorkspace } = await import("../src/workspace/edit.ts");
+  const { createWorkspace } = await import("../src/workspace/adapters.ts");
   const budget = 50_000;
   let clock = Date.now();
   const ws = createWorkspace({ db: t.db, now: () => new Date(clock), limits: { keptVersionBytes: budget } });
@@ -407,7 +407,7 @@ it("keeps the versions of a job within a byte budget, oldest edits first, never 
 it("limits writes per job: past the limit a PATCH answers 429 with Retry-After in the error shape", async () => {
   const { uid, token } = await user();
   const jobId = await completedJob(uid);
-  const { WRITES_PER_JOB_PER_MINUTE } = await import("../src/workspace/edit.ts");
+  const { WRITES_PER_JOB_PER_MINUTE } = await import("../src/workspace/adapters.ts");
   let v = 1;
   for (let i = 0; i < WRITES_PER_JOB_PER_MINUTE; i++) {
     const r = await api(token, `/api/transcriptions/${jobId}`, {

@@ -1,4 +1,4 @@
-/** The account page's calls (gateway auth/account.ts), each answer read through its shared schema. */
+/** The account page's calls (services/gateway/src/account/), each answer read through its shared schema. */
 import {
   accountExportSchema,
   accountSchema,

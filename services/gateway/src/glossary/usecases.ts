@@ -1,5 +1,5 @@
 // The account's glossary: read it, replace it (the terms arrive normalized and within the limits,
-// glossaryBodySchema). An upload's job keeps its own terms, else these (usecases/upload.ts).
+// glossaryBodySchema). An upload's job keeps its own terms, else these (jobs/upload-usecases.ts).
 import type { GlossaryRepository } from "./repository.ts";
 
 export class GlossaryService {

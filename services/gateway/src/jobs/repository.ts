@@ -1,10 +1,20 @@
-// The gateway's reads of jobs and their pieces, in one place below the routes (writes go through the
-// job lifecycle module in shared). Routes ask these, never the database directly.
-import { AppError, isUuid, type TranscriptSegment } from "@kikitori/shared";
-import type { Db, Prisma } from "@kikitori/shared/db";
-import { transcriptionChargeKey } from "@kikitori/shared/server";
+// The gateway's reads of jobs and their pieces, in one place below the use cases (writes go through
+// the job lifecycle module in shared, services/shared/src/server/job-lifecycle.ts). The free functions
+// serve the other features' use cases (quotes, shares, uploads); jobRepository binds the jobs
+// feature's JobRepository (usecases.ts) to them.
+import { AppError, isUuid, type PlanName, type PlanQuota, type TranscriptSegment } from "@kikitori/shared";
+import type { Db } from "@kikitori/shared/db";
+import {
+  chargeTranscription,
+  type JobRow,
+  jobLifecycle,
+  transcriptionChargeKey,
+  withReservedSeconds,
+} from "@kikitori/shared/server";
+import { searchJobs } from "./search.ts";
+import type { JobRepository } from "./usecases.ts";
 
-export type JobRow = Prisma.TranscriptionJobGetPayload<Record<string, never>>;
+export type { JobRow };
 
 /** The user's own job, or 404 NOT_FOUND (also for an id that is not a UUID, so nothing leaks). */
 export async function ownJob(db: Db, uid: string, jobId: string, message = "No such transcription"): Promise<JobRow> {
@@ -53,4 +63,23 @@ export async function usageRow(db: Db, uid: string) {
   const user = await db.user.findUnique({ where: { id: uid } });
   if (!user) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
   return user;
+}
+
+/** The jobs feature's repository on Postgres; `quotas` bound the minutes a retry holds. */
+export function jobRepository(db: Db, quotas: Record<PlanName, PlanQuota>): JobRepository {
+  return {
+    ownJob: (uid, jobId, message) => ownJob(db, uid, jobId, message),
+    jobsInOrder: (ids) => jobsInOrder(db, ids),
+    search: (opts) => searchJobs(db, opts),
+    liveSegments: (jobId) => liveSegments(db, jobId),
+    chunks: (jobId) => jobChunks(db, jobId),
+    transcriptionCharged: (jobId) => transcriptionCharged(db, jobId),
+    chargeTranscription: (uid, jobId, seconds) => chargeTranscription(db, uid, jobId, seconds),
+    holdForRetry: (uid, jobId, seconds) =>
+      withReservedSeconds(db, uid, seconds, quotas, (tx) => jobLifecycle.holdForRetry(tx, jobId, seconds)),
+    retry: (jobId, atCorrection) => jobLifecycle.retry(db, jobId, atCorrection),
+    releaseQuota: (jobId) => jobLifecycle.releaseQuota(db, jobId),
+    remove: (jobId) => jobLifecycle.remove(db, jobId),
+    usageRow: (uid) => usageRow(db, uid),
+  };
 }

@@ -15,8 +15,8 @@ import {
 } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
 import { ownJob } from "../jobs/repository.ts";
+import { isAudioExpired, jobTitle } from "../jobs/snapshot.ts";
 import type { StoredAudio } from "../lib/audio-stream.ts";
-import { isAudioExpired, jobTitle } from "../routes/snapshot.ts";
 import {
   insertShareWithin,
   liveShareByHash,

@@ -18,8 +18,8 @@ import {
 } from "@kikitori/shared/server";
 import { hasUnstorableChars } from "../input.ts";
 import { usageRow } from "../jobs/repository.ts";
+import { parseUploadFields, type UploadFields, type UploadService } from "../jobs/upload-usecases.ts";
 import { headCapture } from "../lib/head-capture.ts";
-import { parseUploadFields, type UploadFields, type UploadService } from "../usecases/upload.ts";
 import {
   claimFinish,
   countOpenUploads,

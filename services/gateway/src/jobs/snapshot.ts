@@ -9,7 +9,7 @@ import {
   type TranscriptionSnapshot,
   type TranscriptSegment,
 } from "@kikitori/shared";
-import type { JobRow } from "../jobs/repository.ts";
+import type { JobRow } from "@kikitori/shared/server";
 import { audioFileUrl } from "../lib/paths.ts";
 
 /** The name shown for a job: its title, else the uploaded file's name. */

@@ -19,7 +19,7 @@ import {
 } from "@kikitori/shared/server";
 import { glossaryRepository } from "../glossary/repository.ts";
 import { Semaphore } from "../lib/semaphore.ts";
-import { DECODE_WAIT_MS, UploadService } from "./upload.ts";
+import { DECODE_WAIT_MS, UploadService } from "./upload-usecases.ts";
 
 export function createUploadService(deps: {
   db: Db;

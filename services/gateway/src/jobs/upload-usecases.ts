@@ -1,8 +1,8 @@
 // The upload use case: a recording already streamed to a temp file becomes a queued transcription.
-// The route (services/gateway/src/routes/transcriptions.ts) parses the multipart body and checks
-// who is asking; everything from "is the file there" to "the job is queued" happens here, against
-// ports that services/gateway/src/usecases/adapters.ts binds to ffprobe/ffmpeg, S3, Postgres,
-// BullMQ and Redis, and that the unit tests replace with in-memory fakes.
+// The routes (upload-routes.ts, and the resumable uploads' services/gateway/src/uploads/) parse the
+// body and check who is asking; everything from "is the file there" to "the job is queued" happens
+// here, against ports that upload-adapters.ts binds to ffprobe/ffmpeg, S3, Postgres, BullMQ and
+// Redis, and that the unit tests replace with in-memory fakes.
 import {
   AppError,
   type AudioFormat,

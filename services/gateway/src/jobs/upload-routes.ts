@@ -1,40 +1,31 @@
+// What speech recognition can do now (GET /api/speech) and the single-request upload of a recording
+// (POST /api/upload): the multipart body streamed to a temp file within its bounds (upload-guards.ts),
+// then the upload use case (upload-usecases.ts). The resumable way in is services/gateway/src/uploads/.
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import {
   AppError,
-  libraryListSchema,
   MAX_UPLOAD_BYTES,
-  matchSnippet,
+  type SpeechStatus,
   speechStatusSchema,
-  transcriptionListQuerySchema,
-  transcriptionListSchema,
-  transcriptionSnapshotSchema,
   uploadResponseSchema,
 } from "@kikitori/shared";
-import type { Db } from "@kikitori/shared/db";
-import { type ObjectStore, type Redis, readSpeechStatus } from "@kikitori/shared/server";
+import type { Redis } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
 import { hasUnstorableChars } from "../input.ts";
-import { jobsInOrder, liveSegments, ownJob } from "../jobs/repository.ts";
-import { sendStoredAudio } from "../lib/audio-stream.ts";
 import { headCapture } from "../lib/head-capture.ts";
 import { sha256Tap } from "../lib/sha256-tap.ts";
-import { DECODE_WAIT_MS, parseUploadFields, type UploadService } from "../usecases/upload.ts";
-import { searchJobs } from "../workspace/search.ts";
-import type { ZodApp } from "../zod-app.ts";
-import { isAudioExpired, toListItem, toSnapshot } from "./snapshot.ts";
 import { assertMultipartBoundary, BodyWatch, UploadSlots } from "./upload-guards.ts";
+import { DECODE_WAIT_MS, parseUploadFields, type UploadService } from "./upload-usecases.ts";
 
-export interface TranscriptionRoutesOptions {
-  db: Db;
+export interface UploadRoutesOptions {
+  /** The uploads in flight per user are counted here (shared by every gateway). */
   redis: Redis;
-  store: ObjectStore;
   signer: TokenSigner;
   redisPrefix: string;
   tmpDir: string;
@@ -44,24 +35,19 @@ export interface TranscriptionRoutesOptions {
     totalMs: number;
     perUser: number;
   };
-  /** Checks, stores and queues an uploaded recording (services/gateway/src/usecases/upload.ts). */
+  /** Checks, stores and queues an uploaded recording (upload-usecases.ts). */
   uploads: UploadService;
+  /** What speech recognition can do now (published by the transcription workers). */
+  speechStatus: () => Promise<SpeechStatus>;
 }
 
 const unstorable = (what: string) =>
   new AppError("VALIDATION_FAILED", `${what} contains a NUL byte or an unpaired surrogate`);
 
-type Guard = ReturnType<typeof requireAuth>;
-
-export const transcriptionRoutes: FastifyPluginAsyncZod<TranscriptionRoutesOptions> = async (app, opts) => {
+/** What speech recognition can do now, and the upload of a recording. */
+export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesOptions> = async (app, opts) => {
   const guard = requireAuth(opts.signer);
   const tags = ["transcription"];
-  recordingRoutes(app, opts, guard, tags);
-  jobReadRoutes(app, opts, guard, tags);
-};
-
-/** What speech recognition can do now, and the upload of a recording. */
-function recordingRoutes(app: ZodApp, opts: TranscriptionRoutesOptions, guard: Guard, tags: string[]): void {
   const limits = opts.uploadLimits ?? { idleMs: 30_000, totalMs: 600_000, perUser: 2 };
   const slots = new UploadSlots(
     opts.redis,
@@ -80,7 +66,7 @@ function recordingRoutes(app: ZodApp, opts: TranscriptionRoutesOptions, guard: G
         response: { 200: speechStatusSchema },
       },
     },
-    async () => readSpeechStatus(opts.redis, opts.redisPrefix),
+    async () => opts.speechStatus(),
   );
 
   app.post(
@@ -166,76 +152,4 @@ function recordingRoutes(app: ZodApp, opts: TranscriptionRoutesOptions, guard: G
       }
     },
   );
-}
-
-/** A job's snapshot, the user's jobs a page at a time, and a job's stored audio. */
-function jobReadRoutes(app: ZodApp, { db, store }: TranscriptionRoutesOptions, guard: Guard, tags: string[]): void {
-  app.get(
-    "/transcriptions/:jobId",
-    {
-      onRequest: guard,
-      schema: {
-        tags,
-        summary: "The job's snapshot",
-        security: [{ bearer: [] }],
-        params: z.object({ jobId: z.string().max(64) }),
-        response: { 200: transcriptionSnapshotSchema, ...errorResponses(401, 404) },
-      },
-    },
-    async (req) => {
-      const uid = assertUid(req, undefined);
-      const job = await ownJob(db, uid, req.params.jobId);
-      const live = job.status === "transcribing" && !job.segments ? await liveSegments(db, job.id) : [];
-      return toSnapshot(job, new Date(), live);
-    },
-  );
-
-  app.get(
-    "/transcriptions",
-    {
-      onRequest: guard,
-      schema: {
-        tags,
-        summary:
-          "The user's transcriptions, a page at a time: `q` finds words in the title, the file name, the transcript and the interview text (full-text search, and substrings for text without spaces: ja, zh); `sort` newest (default), oldest, title, longest or relevance (default with `q`); `view=library` answers light items (no texts) with the passage each match was found in",
-        security: [{ bearer: [] }],
-        querystring: transcriptionListQuerySchema,
-        response: { 200: z.union([transcriptionListSchema, libraryListSchema]), ...errorResponses(400, 401) },
-      },
-    },
-    async (req) => {
-      const uid = assertUid(req, undefined);
-      const { limit, page, q, sort, view } = req.query;
-      const { ids, total } = await searchJobs(db, { userId: uid, q, sort, page, limit });
-      const found = await jobsInOrder(db, ids);
-      if (view === "library") {
-        const jobs = found.map((job) =>
-          toListItem(job, q ? (matchSnippet(job.rewrittenText, q) ?? matchSnippet(job.transcription, q)) : null),
-        );
-        return { jobs, total, page, pageSize: limit };
-      }
-      return { jobs: found.map((job) => toSnapshot(job)), total, page, pageSize: limit };
-    },
-  );
-
-  app.get(
-    "/audio/:jobId",
-    {
-      onRequest: guard,
-      schema: {
-        tags,
-        summary: "The stored audio (HTTP range requests); 410 after the retention period",
-        security: [{ bearer: [] }],
-        params: z.object({ jobId: z.string().max(64) }),
-      },
-    },
-    async (req, reply) => {
-      const uid = assertUid(req, undefined);
-      const job = await ownJob(db, uid, req.params.jobId, "No such recording");
-      if (isAudioExpired(job)) {
-        throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");
-      }
-      return sendStoredAudio(req, reply, store, { key: job.audioKey, mime: job.audioMime, bytes: job.audioBytes });
-    },
-  );
-}
+};

@@ -1,7 +1,7 @@
 /**
- * The library's search and sort (GET /api/transcriptions). A job matches `q` when PostgreSQL's full-text
- * search finds its words (the 'simple' configuration: no stemming, any language; the stored column
- * "search_vector") or when its text holds `q` as a substring, case-insensitively (words inside
+ * The library's search and sort (GET /api/transcriptions), a part of the jobs repository. A job
+ * matches `q` when PostgreSQL's full-text search finds its words (the 'simple' configuration: no
+ * stemming, any language; the stored column "search_vector") or when its text holds `q` as a substring, case-insensitively (words inside
  * Japanese or Chinese text, which has no spaces, and parts of words). Both cover title, file name and
  * both texts; the migration 20261126000000_workspace indexes them (GIN on the vector, GIN pg_trgm on
  * SEARCH_DOCUMENT, which must stay the same text as there).

@@ -1,20 +1,16 @@
-import { type PlanName, type PlanQuota, usageRecordSchema } from "@kikitori/shared";
-import type { Db } from "@kikitori/shared/db";
-import { toUsageRecord } from "@kikitori/shared/server";
+// The signed-in user's plan, quotas and usage (GET /api/user-usage), from the jobs use cases.
+import { usageRecordSchema } from "@kikitori/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
-import { usageRow } from "../jobs/repository.ts";
+import type { JobService } from "./usecases.ts";
 
-export const usageRoutes: FastifyPluginAsyncZod<{
-  db: Db;
-  signer: TokenSigner;
-  quotas: Record<PlanName, PlanQuota>;
-  /** The clock (tests); default the real one. */
-  now?: () => Date;
-}> = async (app, { db, signer, quotas, now }) => {
+export const usageRoutes: FastifyPluginAsyncZod<{ signer: TokenSigner; jobs: JobService }> = async (
+  app,
+  { signer, jobs },
+) => {
   app.get(
     "/user-usage",
     {
@@ -27,9 +23,6 @@ export const usageRoutes: FastifyPluginAsyncZod<{
         response: { 200: usageRecordSchema, ...errorResponses(401, 403, 404) },
       },
     },
-    async (req) => {
-      const uid = assertUid(req, req.query.uid);
-      return toUsageRecord(await usageRow(db, uid), quotas, now?.() ?? new Date());
-    },
+    async (req) => jobs.usage(assertUid(req, req.query.uid)),
   );
 };

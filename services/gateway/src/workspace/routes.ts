@@ -1,35 +1,28 @@
+// The workspace's routes: editing a job against its version, the kept versions and their restore, and
+// the fidelity view. The rules are in the workspace use cases (usecases.ts).
 import {
-  AppError,
   fidelityReportSchema,
-  glossaryOf,
-  type JobSpeaker,
-  jobTextLanguage,
   patchTranscriptionSchema,
   renameSpeakersSchema,
   resolveSyncSchema,
   restoreVersionSchema,
   splitSegmentSchema,
-  type TranscriptSegment,
   transcriptionSnapshotSchema,
   transcriptVersionListSchema,
   transcriptVersionSchema,
 } from "@kikitori/shared";
-import type { Db } from "@kikitori/shared/db";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
-import { ownJob } from "../jobs/repository.ts";
-import type { Workspace } from "../workspace/edit.ts";
-import { createFidelityService } from "../workspace/fidelity.ts";
+import { toSnapshot } from "../jobs/snapshot.ts";
 import type { ZodApp } from "../zod-app.ts";
-import { toSnapshot } from "./snapshot.ts";
+import type { WorkspaceService } from "./usecases.ts";
 
 export interface WorkspaceRoutesOptions {
-  db: Db;
   signer: TokenSigner;
-  workspace: Workspace;
+  workspace: WorkspaceService;
 }
 
 const tags = ["transcription"];
@@ -47,7 +40,7 @@ export const workspaceRoutes: FastifyPluginAsyncZod<WorkspaceRoutesOptions> = as
 type Guard = ReturnType<typeof requireAuth>;
 
 /** Edits of the texts: the PATCH, a line split, a sync conflict resolved, speakers renamed. */
-function textEditRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, guard: Guard): void {
+function textEditRoutes(app: ZodApp, { workspace }: WorkspaceRoutesOptions, guard: Guard): void {
   app.patch(
     "/transcriptions/:jobId",
     {
@@ -63,7 +56,7 @@ function textEditRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, 
       },
     },
     async (req) => {
-      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
+      const job = await workspace.job(assertUid(req, undefined), req.params.jobId);
       const saved = await workspace.edit(job, req.body);
       req.log.info({ jobId: job.id, version: saved.version }, "transcription edited");
       return toSnapshot(saved);
@@ -85,7 +78,7 @@ function textEditRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, 
       },
     },
     async (req) => {
-      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
+      const job = await workspace.job(assertUid(req, undefined), req.params.jobId);
       return toSnapshot(await workspace.split(job, req.params.index, req.body));
     },
   );
@@ -105,7 +98,7 @@ function textEditRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, 
       },
     },
     async (req) => {
-      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
+      const job = await workspace.job(assertUid(req, undefined), req.params.jobId);
       return toSnapshot(await workspace.resolve(job, req.body));
     },
   );
@@ -125,14 +118,14 @@ function textEditRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, 
       },
     },
     async (req) => {
-      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
+      const job = await workspace.job(assertUid(req, undefined), req.params.jobId);
       return toSnapshot(await workspace.edit(job, { version: job.version, speakers: req.body }));
     },
   );
 }
 
 /** The kept versions, one of them with its texts, and a restore. */
-function versionRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, guard: Guard): void {
+function versionRoutes(app: ZodApp, { workspace }: WorkspaceRoutesOptions, guard: Guard): void {
   app.get(
     "/transcriptions/:jobId/versions",
     {
@@ -146,7 +139,7 @@ function versionRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, g
       },
     },
     async (req) => {
-      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
+      const job = await workspace.job(assertUid(req, undefined), req.params.jobId);
       return { version: job.version, versions: await workspace.versions(job) };
     },
   );
@@ -164,7 +157,7 @@ function versionRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, g
       },
     },
     async (req) => {
-      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
+      const job = await workspace.job(assertUid(req, undefined), req.params.jobId);
       return workspace.version(job, req.params.version);
     },
   );
@@ -184,7 +177,7 @@ function versionRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, g
       },
     },
     async (req) => {
-      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
+      const job = await workspace.job(assertUid(req, undefined), req.params.jobId);
       const saved = await workspace.restore(job, req.params.version, req.body.version);
       req.log.info({ jobId: job.id, restored: req.params.version, version: saved.version }, "version restored");
       return toSnapshot(saved);
@@ -193,8 +186,7 @@ function versionRoutes(app: ZodApp, { db, workspace }: WorkspaceRoutesOptions, g
 }
 
 /** The fidelity view of the interview text against the timed transcript. */
-function fidelityRoutes(app: ZodApp, { db }: WorkspaceRoutesOptions, guard: Guard): void {
-  const fidelity = createFidelityService();
+function fidelityRoutes(app: ZodApp, { workspace }: WorkspaceRoutesOptions, guard: Guard): void {
   app.get(
     "/transcriptions/:jobId/fidelity",
     {
@@ -209,23 +201,8 @@ function fidelityRoutes(app: ZodApp, { db }: WorkspaceRoutesOptions, guard: Guar
       },
     },
     async (req) => {
-      const job = await ownJob(db, assertUid(req, undefined), req.params.jobId);
-      if (job.transcription === null) throw new AppError("JOB_NOT_READY", "The transcript is not written yet");
-      const speakers = Array.isArray(job.speakers) ? (job.speakers as JobSpeaker[]) : [];
-      const segments = Array.isArray(job.segments) ? (job.segments as TranscriptSegment[]) : [];
-      return fidelity.report(`${job.id}:${job.version}:${job.updatedAt.getTime()}`, {
-        raw: job.transcription,
-        corrected: job.rewrittenText,
-        options: {
-          language: jobTextLanguage(job),
-          speakerNames: speakers.map((s) => s.name),
-          speakers: speakers.map((s) => ({ id: s.id, name: s.name })),
-          glossary: glossaryOf(job.glossary),
-          segments: segments.length
-            ? segments.map((s) => ({ start: s.start, end: s.end, text: s.text, speaker: s.speaker }))
-            : undefined,
-        },
-      });
+      const job = await workspace.job(assertUid(req, undefined), req.params.jobId);
+      return workspace.fidelity(job);
     },
   );
 }
