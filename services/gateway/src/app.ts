@@ -127,7 +127,11 @@ export function startGatewayOps(gw: Gateway, opts: { port: number; host: string 
 // biome-ignore lint/suspicious/noExplicitAny: any server type
 type AnyApp = FastifyInstance<any, any, any, FastifyBaseLogger, any>;
 
-export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
+/**
+ * The Fastify instance with what every route relies on: request ids and logging, the error shape,
+ * security headers, metrics, OpenAPI, the per-IP rate limit, WebSockets and multipart bodies.
+ */
+async function createServer(deps: GatewayDeps): Promise<{ app: Gateway["app"]; registry: client.Registry }> {
   const { config } = deps;
   const app = Fastify({
     // Request lines without share tokens or e-mail link tokens in their URL (lib/log-redact.ts).
@@ -189,6 +193,12 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 12, fieldSize: 16 * 1024, parts: 16 },
   });
+  return { app, registry };
+}
+
+export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
+  const { config } = deps;
+  const { app, registry } = await createServer(deps);
 
   // Every queue the gateway adds to, from one place (services/shared/src/jobs.ts), for the use cases below.
   const jobs =
@@ -242,6 +252,31 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       privacyUrl: config.PRIVACY_URL,
     },
   });
+
+  // The user's jobs once they exist: read, deleted, retried, exported; and the month's usage.
+  const jobService = new JobService({
+    repo: jobRepository(deps.db, config.quotas),
+    objects: deps.store,
+    queues: jobs,
+    quotas: config.quotas,
+    now: deps.now,
+  });
+  await registerAccountFeatures(app, deps, { auth, signer, jobs, jobService });
+  await registerJobFeatures(app, deps, { signer, jobs, jobService });
+  await app.register(wsRoutes, { signer, hub, maxPerUser: config.WS_MAX_SOCKETS_PER_USER });
+
+  registerWebApp(app, path.resolve(config.WEB_DIST_DIR), config);
+  return { app, hub, auth, signer, registry, checks, optionalChecks: GATEWAY_OPTIONAL_CHECKS, isShuttingDown };
+}
+
+/** Sign-in and the account, its glossary, usage and plan, and the text tools. */
+async function registerAccountFeatures(
+  app: Gateway["app"],
+  deps: GatewayDeps,
+  ctx: { auth: AuthService; signer: TokenSigner; jobs: JobQueues; jobService: JobService },
+): Promise<void> {
+  const { config } = deps;
+  const { auth, signer, jobs, jobService } = ctx;
   await app.register(authRoutes, {
     prefix: "/api/auth",
     auth,
@@ -274,14 +309,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     signer,
     glossary: new GlossaryService(glossaryRepository(deps.db)),
   });
-  // The user's jobs once they exist: read, deleted, retried, exported; and the month's usage.
-  const jobService = new JobService({
-    repo: jobRepository(deps.db, config.quotas),
-    objects: deps.store,
-    queues: jobs,
-    quotas: config.quotas,
-    now: deps.now,
-  });
   await app.register(usageRoutes, { prefix: "/api", signer, jobs: jobService });
   await app.register(billingRoutes, {
     prefix: "/api",
@@ -308,6 +335,16 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       logger: deps.logger,
     }),
   });
+}
+
+/** The transcriptions: both ways of uploading, reading, exporting, managing and editing a job, quotes and shares. */
+async function registerJobFeatures(
+  app: Gateway["app"],
+  deps: GatewayDeps,
+  ctx: { signer: TokenSigner; jobs: JobQueues; jobService: JobService },
+): Promise<void> {
+  const { config } = deps;
+  const { signer, jobs, jobService } = ctx;
   // One upload use case for both ways in: POST /api/upload and the resumable /api/uploads.
   const uploadService = createUploadService({
     db: deps.db,
@@ -376,10 +413,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     shares: createShareService({ db: deps.db, publicUrl: config.PUBLIC_URL, secret: config.JWT_SECRET, now: deps.now }),
     perIpPerMinute: config.RATE_LIMIT_SHARED_PER_IP_PER_MINUTE,
   });
-  await app.register(wsRoutes, { signer, hub, maxPerUser: config.WS_MAX_SOCKETS_PER_USER });
-
-  registerWebApp(app, path.resolve(config.WEB_DIST_DIR), config);
-  return { app, hub, auth, signer, registry, checks, optionalChecks: GATEWAY_OPTIONAL_CHECKS, isShuttingDown };
 }
 
 /**
