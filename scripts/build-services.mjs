@@ -58,6 +58,7 @@ export const SERVICES = {
       "classic-child": "services/transcription-worker/src/diarization/classic-child.ts",
       "sherpa-child": "services/transcription-worker/src/diarization/sherpa-child.ts",
       "whisper-child": "services/transcription-worker/src/engines/whisper-child.ts",
+      "sherpa-offline-child": "services/transcription-worker/src/engines/sherpa-offline-child.ts",
       models: "scripts/models.ts",
       ...SHARED,
     },

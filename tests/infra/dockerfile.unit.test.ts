@@ -154,7 +154,7 @@ describe("scripts/build-services.mjs", () => {
   it("bundles the workers' forked children and the gateway's worker thread under the names the code forks", () => {
     // childModule("x-child", …) resolves to ./x-child.js next to the bundle (diarization/child.ts).
     const worker = SERVICES["transcription-worker"];
-    for (const child of ["classic-child", "sherpa-child", "whisper-child"]) {
+    for (const child of ["classic-child", "sherpa-child", "whisper-child", "sherpa-offline-child"]) {
       expect(worker.entries[child]).toMatch(new RegExp(`/${child}\\.ts$`));
     }
     expect(worker.copy?.["services/transcription-worker/src/vad-child.mjs"]).toBe("dist/vad-child.mjs");
