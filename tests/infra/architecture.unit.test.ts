@@ -156,4 +156,17 @@ it("keeps database queries out of the gateway's route files (they go through rep
   expect(outside).toEqual([]);
   expect(routes.filter((f) => query.test(readFileSync(f, "utf8"))).map(rel)).toEqual([]);
   expect(query.test("await db.transcriptionJob.findMany({})")).toBe(true);
+  // Nor do they import the database client or a repository: they reach the store through use cases.
+  const below = (d: string) => /\/repository\.ts$/.test(d) || d === "services/shared/src/server/db.ts";
+  const reaching = routes.flatMap((f) =>
+    (graph.get(f) ?? []).filter((d) => below(rel(d))).map((d) => `${rel(f)} → ${rel(d)}`),
+  );
+  expect(reaching).toEqual([]);
+  // The graph does see those imports where they belong: the workspace's adapters bind its repository
+  // to the database client.
+  const adapters = graph.get(path.join(root, "services/gateway/src/workspace/adapters.ts")) ?? [];
+  expect(adapters.map(rel).filter(below).sort()).toEqual([
+    "services/gateway/src/workspace/repository.ts",
+    "services/shared/src/server/db.ts",
+  ]);
 });
