@@ -4,7 +4,6 @@ import type { Logger } from "@kikitori/shared/server";
 import type { TranscriptionWorkerConfig } from "../config.ts";
 import { type SpeechModelName, speechModelEntry, speechModelFiles } from "../models/catalog.ts";
 import { speechModelReady } from "../models/speech-models.ts";
-import { fallback, type SpeechSetup, startWhisper, statusOf, whisperModelOf } from "./index.ts";
 import type { PocketSphinxEngine } from "./pocketsphinx.ts";
 import type { TranscriptionEngine } from "./port.ts";
 import { RoutedEngine } from "./routed.ts";
@@ -16,6 +15,7 @@ import {
   SherpaOfflineEngine,
   type SherpaOfflineModel,
 } from "./sherpa-offline.ts";
+import { fallback, type SpeechSetup, startWhisper, statusOf, whisperModelOf } from "./start.ts";
 
 /** The command that fetches a speech model (its archive's SHA-256 is published nowhere: the operator pins it). */
 export function pullLine(name: SpeechModelName): string {
