@@ -1,13 +1,15 @@
 // The sherpa-onnx speech models' download from a local stand-in of the release host: the archive is
 // checked against the SHA-256 the operator pins (none is published), unpacked, every file the engine
 // loads is found before anything is put in place, and the unpacked Parakeet model loads and decodes.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { jest } from "@jest/globals";
 import { testOnnxModels } from "../../../tests/support/onnx-models.ts";
 import { type SherpaModelFiles, SherpaOfflineEngine } from "../src/engines/sherpa-offline.ts";
@@ -124,4 +126,29 @@ it("refuses an archive without one of the files the engine loads, naming it, and
   );
   expect(existsSync(path.join(modelsDir, DIR))).toBe(false);
   expect(await speechModelReady(modelsDir, NAME)).toBe(false);
+});
+
+describe("npm run models (the command line)", () => {
+  const REPO = fileURLToPath(new URL("../../..", import.meta.url));
+  const models = (args: string[]) =>
+    promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/models.ts", ...args], {
+      cwd: REPO,
+      env: { ...process.env, MODELS_DIR: modelsDir, SPEECH_MODEL_BASE_URL: baseUrl },
+    }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+
+  it("pull NAME refuses without --sha256, pulls with it, and list shows the model unpacked", async () => {
+    const body = archive();
+    served[`${DIR}.tar.bz2`] = body;
+    const refused = await models(["pull", NAME]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`--sha256=<hex>`);
+    const pulled = await models(["pull", NAME, `--sha256=${sha256(body)}`]);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain(`${NAME}: downloaded, verified and unpacked → ${path.join(modelsDir, DIR)}`);
+    const listed = await models(["list"]);
+    expect(listed.stdout).toMatch(new RegExp(`${NAME.replaceAll(".", "\\.")} .*unpacked`));
+  });
 });
