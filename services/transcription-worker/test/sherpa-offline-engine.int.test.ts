@@ -59,6 +59,19 @@ const engine = (model: SherpaOfflineModel) => {
   return e;
 };
 
+/** Whether the process `pid` is gone (SIGKILL is delivered at once; its exit is seen within 2 s). */
+async function exits(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
 function expectTimedShape(r: EngineResult) {
   expect(r.segments.length).toBeGreaterThan(0);
   let last = 0;
@@ -147,17 +160,22 @@ it("an abort kills the child; the next request starts a fresh one", async () => 
   const running = e.transcribe(long, { language: "en", fileType: "interview", signal: ac.signal });
   setTimeout(() => ac.abort(), 300);
   await expect(running).rejects.toThrow(/cancelled/);
-  let alive = true;
-  for (let i = 0; i < 100 && alive; i++) {
-    try {
-      process.kill(pid as number, 0);
-      await new Promise((r) => setTimeout(r, 20));
-    } catch {
-      alive = false;
-    }
-  }
-  expect(alive).toBe(false);
+  expect(await exits(pid as number)).toBe(true);
   const again = await e.transcribe(wav, { language: "en", fileType: "interview" });
   expect(e.pid).not.toBe(pid);
   expect(again.segments.length).toBeGreaterThan(0);
+});
+
+it("a chunk past the time-out kills the child and fails, to be retried", async () => {
+  const long = path.join(dir, "long-timeout.wav");
+  execFileSync("sox", [...Array(20).fill(wav), long]);
+  const e = new SherpaOfflineEngine({ model: parakeetTestModel(), threads: 1, timeoutMs: 200 });
+  engines.push(e);
+  await e.check();
+  const pid = e.pid;
+  const err = await e.transcribe(long, { language: "en", fileType: "interview" }).catch((x: unknown) => x);
+  expect(err).toMatchObject({ code: "TRANSCRIPTION_FAILED", retryable: true });
+  expect((err as Error).message).toMatch(/took longer than 200 ms/);
+  expect(e.pid).toBeUndefined();
+  expect(await exits(pid as number)).toBe(true);
 });
