@@ -112,9 +112,13 @@ async function moveMark(page: Page, start: number) {
     audio.addEventListener("seeked", onEvent);
     const marked = new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no mark at ${start}`)), 10_000);
-      const observer = new MutationObserver(() => {
-        const on = list.querySelector<HTMLElement>('[data-testid="ws-word"][aria-current="true"]');
-        if (on && Number(on.dataset.start) === start) {
+      // The records themselves, not a query of the list: the measuring must not add to what it measures.
+      const observer = new MutationObserver((records) => {
+        const on = records.some((r) => {
+          const el = r.target as HTMLElement;
+          return el.getAttribute("aria-current") === "true" && Number(el.dataset.start) === start;
+        });
+        if (on) {
           observer.disconnect();
           clearTimeout(timer);
           resolve(performance.now());

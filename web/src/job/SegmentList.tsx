@@ -1,11 +1,11 @@
 import type { JobSpeaker, TranscriptSegment } from "@kikitori/shared";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { cloneElement, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FindBar } from "./FindBar.tsx";
 import { findMatches, stepMatch } from "./find.ts";
 import { type LineActions, SegmentRow } from "./SegmentRow.tsx";
 import { activeSegment } from "./usePlayer.ts";
-import { useRovingLines } from "./useRovingLines.ts";
+import { type Control, useRovingLines } from "./useRovingLines.ts";
 import { useSpeakerName } from "./useSpeakerNames.ts";
 
 /**
@@ -86,13 +86,106 @@ function useLineActions(props: {
 }
 
 /**
+ * The rows of the list. Each row is built as when it is not playing, again only when the lines change
+ * (not with the player's position); the row playing gets the position (its word is marked), and
+ * every other row stays the same element as before, which React skips.
+ */
+function useRows({
+  segments,
+  texts,
+  who,
+  speakers,
+  speakerName,
+  editable,
+  canSeek,
+  plainText,
+  language,
+  matched,
+  current,
+  perLineSpeaker,
+  stopWith,
+  stopWithout,
+  splittable,
+  actions,
+  active,
+  time,
+}: Pick<SegmentListProps, "segments" | "texts" | "who" | "speakers" | "editable" | "canSeek" | "language"> & {
+  speakerName: (id: number) => string;
+  plainText: boolean;
+  matched: ReadonlySet<number>;
+  current: number;
+  perLineSpeaker: boolean;
+  /** The Tab stop of a line with and without a speaker control. */
+  stopWith: Control;
+  stopWithout: Control;
+  splittable: boolean;
+  actions: LineActions;
+  active: number;
+  time: number;
+}) {
+  const rows = useMemo(
+    () =>
+      segments.map((s, i) => {
+        const speaker = who[i] ?? s.speaker;
+        const showSpeaker = speaker !== undefined && speaker !== (who[i - 1] ?? segments[i - 1]?.speaker);
+        return (
+          <SegmentRow
+            // biome-ignore lint/suspicious/noArrayIndexKey: a split replaces the whole list (a new snapshot)
+            key={i}
+            segment={s}
+            index={i}
+            text={texts[i] ?? s.text}
+            speaker={speaker}
+            showSpeaker={showSpeaker}
+            perLineSpeaker={perLineSpeaker}
+            speakers={speakers}
+            speakerName={speakerName}
+            editable={editable}
+            canSeek={canSeek}
+            plainText={plainText}
+            language={language}
+            active={false}
+            match={matched.has(i)}
+            current={i === current}
+            playTime={undefined}
+            stop={showSpeaker || perLineSpeaker ? stopWith : stopWithout}
+            splittable={splittable}
+            actions={actions}
+          />
+        );
+      }),
+    [
+      segments,
+      texts,
+      who,
+      speakers,
+      speakerName,
+      editable,
+      canSeek,
+      plainText,
+      language,
+      matched,
+      current,
+      perLineSpeaker,
+      stopWith,
+      stopWithout,
+      splittable,
+      actions,
+    ],
+  );
+  const shown = active >= 0 && active < rows.length ? rows.slice() : rows;
+  if (shown !== rows) shown[active] = cloneElement(rows[active], { active: true, playTime: time });
+  return shown;
+}
+
+/**
  * The timed transcript of the job page (and of the shared page and the finished result on the
  * transcription screen): one row per segment with its start (data-start, in seconds), its speaker
  * where the voice changes, and its text: editable fields, or (plainText) its words, each an element
  * with its times (data-start, data-end) that plays from there when clicked. Clicking a row or its
  * time seeks the audio there; Enter on a time plays from there. The row playing is marked
  * (aria-current) and kept in view, unless the user is typing in the list; in it, the word playing.
- * Rows are memoised: a new position re-renders only the row playing and the one before.
+ * Rows are memoised: a new position re-renders only the row playing (and the one that played before).
  *
  * Keyboard: one Tab stop per line (a roving tabindex): the kind of control last used (time, speaker or
  * text) is the line's stop; ↑/↓ on a time or speaker go to the line above/below, ←/→ to the line's
@@ -155,6 +248,30 @@ export function SegmentList({
 
   const actions = useLineActions({ setStop, onLineKey, onSeek, onPlay, onEdit, onSpeaker, onSplit, turnOf, texts });
 
+  // The Tab stop of a line with and without a speaker control.
+  const stopWith = stopOf(true);
+  const stopWithout = stopOf(false);
+  const shown = useRows({
+    segments,
+    texts,
+    who,
+    speakers,
+    speakerName,
+    editable,
+    canSeek,
+    plainText,
+    language,
+    matched,
+    current,
+    perLineSpeaker,
+    stopWith,
+    stopWithout,
+    splittable: !!onSplit,
+    actions,
+    active,
+    time,
+  });
+
   /** Moves to the next (or previous) match: into view, and the audio there. */
   const step = (direction: 1 | -1) => {
     const next = stepMatch(at, matches.length, direction);
@@ -169,7 +286,8 @@ export function SegmentList({
     const box = list.current;
     if (active < 0 || !box) return;
     if (box.contains(document.activeElement) && document.activeElement?.tagName === "TEXTAREA") return;
-    box.querySelector<HTMLElement>(`[data-index="${active}"]`)?.scrollIntoView({ block: "nearest" });
+    // The rows are the list's children in order (no search through every word of a long transcript).
+    box.children.item(active)?.scrollIntoView({ block: "nearest" });
   }, [active]);
 
   return (
@@ -185,35 +303,7 @@ export function SegmentList({
         onStep={step}
       />
       <ol ref={list} className="ws-segments" data-testid="ws-segments">
-        {segments.map((s, i) => {
-          const speaker = who[i] ?? s.speaker;
-          const showSpeaker = speaker !== undefined && speaker !== (who[i - 1] ?? segments[i - 1]?.speaker);
-          return (
-            <SegmentRow
-              // biome-ignore lint/suspicious/noArrayIndexKey: a split replaces the whole list (a new snapshot)
-              key={i}
-              segment={s}
-              index={i}
-              text={texts[i] ?? s.text}
-              speaker={speaker}
-              showSpeaker={showSpeaker}
-              perLineSpeaker={perLineSpeaker}
-              speakers={speakers}
-              speakerName={speakerName}
-              editable={editable}
-              canSeek={canSeek}
-              plainText={plainText}
-              language={language}
-              active={i === active}
-              match={matched.has(i)}
-              current={i === current}
-              playTime={i === active ? time : undefined}
-              stop={stopOf(showSpeaker || perLineSpeaker)}
-              splittable={!!onSplit}
-              actions={actions}
-            />
-          );
-        })}
+        {shown}
       </ol>
     </>
   );

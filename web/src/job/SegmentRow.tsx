@@ -213,7 +213,7 @@ function useLineWords(segment: TranscriptSegment, text: string, language: string
     if (!show || text !== segment.text) return null;
     try {
       const words = withWords(segment, language).words ?? [];
-      return { words, runs: wordRuns(text, words) };
+      return { words, runs: wordRuns(text, words), estimated: words.some((w) => w.approximate) };
     } catch {
       // A language tag the browser's word segmenter refuses: the text stays one piece.
       return null;
@@ -244,7 +244,12 @@ function LineText({
   return plainText ? (
     <p className="ws-segment-text ws-segment-plain" data-testid="ws-segment-text" dir="auto">
       {lineWords ? (
-        <LineWords runs={lineWords.runs} words={lineWords.words} marked={marked} estimated={t("job.wordEstimated")} />
+        <LineWords
+          runs={lineWords.runs}
+          words={lineWords.words}
+          marked={marked}
+          estimated={lineWords.estimated ? t("job.wordEstimated") : ""}
+        />
       ) : (
         text
       )}
