@@ -100,7 +100,7 @@ for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
 // Speech recognition: the Whisper model is downloaded (SHA-1 checked, resumable) on first start, so
 // workers never download at job time. Without it (no network) the stack still starts: English falls
 // back to pocketsphinx with a notice in the log and on the transcription screen.
-const engine = process.env.TRANSCRIPTION_ENGINE ?? "whisper";
+const engine = process.env.TRANSCRIPTION_ENGINE ?? "auto";
 let pocketsphinxNeeded = engine === "pocketsphinx";
 // `auto` uses Whisper for the languages no sherpa-onnx model present takes, and for detection.
 if ((engine === "whisper" || engine === "auto") && !process.env.WHISPER_MODEL_PATH) {

@@ -18,7 +18,7 @@ export const transcriptionWorkerEnv = z.object({
    * engine whose model is in MODELS_DIR (Parakeet for 25 European languages, SenseVoice for ja, zh,
    * ko, yue, Whisper for the rest and for detection; docs/decisions/0034).
    */
-  TRANSCRIPTION_ENGINE: z.enum(["whisper", "pocketsphinx", "openai", "auto"]).default("whisper"),
+  TRANSCRIPTION_ENGINE: z.enum(["whisper", "pocketsphinx", "openai", "auto"]).default("auto"),
   /** Parakeet model for `auto`: v3 (25 European languages) or v2 (English only). */
   PARAKEET_MODEL: z
     .enum(["parakeet-tdt-0.6b-v3-int8", "parakeet-tdt-0.6b-v2-int8"])
