@@ -149,7 +149,8 @@ it("accepts a database migrated with the earlier workspace migration, and ends w
     .replaceAll("CREATE INDEX CONCURRENTLY IF NOT EXISTS", "CREATE INDEX");
   const current = readFileSync(path.join(workspace, "migration.sql"), "utf8");
   const note = current.slice(current.indexOf("-- The two GIN search indexes are built by the next migration"));
-  const before = current.replace(note, moved);
+  // That version's first comment line still named the tracker entry it was written for.
+  const before = withTrackerLine(current.replace(note, moved), "The interview workspace", 13);
   const pair = readFileSync(path.join(workspace, "superseded.sha256"), "utf8")
     .split("\n")
     .find((l) => /^[a-f0-9]{64} [a-f0-9]{64}$/.test(l))!
@@ -181,4 +182,34 @@ it("accepts a database migrated with the earlier workspace migration, and ends w
   cpSync(MIGRATIONS, edited, { recursive: true });
   writeFileSync(path.join(edited, "20261126000000_workspace/migration.sql"), `${before}\n-- edited\n`);
   await expect(migrate(url, edited)).rejects.toThrow(/changed after it was applied/);
+});
+
+/** A migration as first written: its first comment line with the tracker entry it named. */
+function withTrackerLine(sql: string, subject: string, entry: number): string {
+  const [first, ...rest] = sql.split("\n");
+  expect(first.startsWith(`-- ${subject}:`)).toBe(true);
+  return [first.replace(`-- ${subject}:`, `-- ${subject} (issue #${entry}):`), ...rest].join("\n");
+}
+
+it("accepts databases migrated with the migrations' first versions, whose first comment named a tracker entry", async () => {
+  const url = await newDb();
+  const old = tmpDir();
+  cpSync(MIGRATIONS, old, { recursive: true });
+  const firsts: Array<[string, string, number]> = [
+    ["20261123000000_speech", "Speech recognition that hears every language", 11],
+    ["20261125000000_speakers", "Who said what", 12],
+  ];
+  for (const [name, subject, entry] of firsts) {
+    const current = readFileSync(path.join(MIGRATIONS, name, "migration.sql"), "utf8");
+    const before = withTrackerLine(current, subject, entry);
+    const pair = readFileSync(path.join(MIGRATIONS, name, "superseded.sha256"), "utf8")
+      .split("\n")
+      .find((l) => /^[a-f0-9]{64} [a-f0-9]{64}$/.test(l))!
+      .split(" ");
+    expect(pair).toEqual([sha256(before), sha256(current)]);
+    writeFileSync(path.join(old, name, "migration.sql"), before);
+    rmSync(path.join(old, name, "superseded.sha256"));
+  }
+  await migrate(url, old);
+  expect((await migrate(url, MIGRATIONS)).applied).toEqual([]);
 });

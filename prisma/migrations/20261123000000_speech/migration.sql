@@ -1,4 +1,4 @@
--- Speech recognition that hears every language (issue #11): the audio language asked for and the one
+-- Speech recognition that hears every language: the audio language asked for and the one
 -- detected, timed segments per chunk and per job, and which chunks' live text has gone out.
 ALTER TABLE "transcription_jobs"
     ADD COLUMN "audio_language" VARCHAR(8) NOT NULL DEFAULT 'auto',

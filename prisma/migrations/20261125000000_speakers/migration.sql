@@ -1,4 +1,4 @@
--- Who said what (issue #12): the speaker count asked for at upload, the diarization's speaker spans
+-- Who said what: the speaker count asked for at upload, the diarization's speaker spans
 -- and engine, and the named speakers of the written interview (renamable).
 ALTER TABLE "transcription_jobs"
     ADD COLUMN "speaker_count" SMALLINT,

@@ -1,4 +1,4 @@
--- The interview workspace (issue #13): a title (the file name until renamed), a version number that
+-- The interview workspace: a title (the file name until renamed), a version number that
 -- every edit raises (a write based on an older version is refused), the versions kept per job (the
 -- original AI output first), and the library's search indexes.
 ALTER TABLE "transcription_jobs"
