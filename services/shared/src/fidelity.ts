@@ -24,7 +24,7 @@
  */
 import { diffArrays } from "diff";
 import { z } from "zod";
-import { alignSentences, isContent, nearestStretch, toUnits, type Unit } from "./fidelity-align.ts";
+import { alignSentences, isContent, type Match, nearestStretch, toUnits, type Unit } from "./fidelity-align.ts";
 import { applyGlossary, type GlossaryFix } from "./glossary.ts";
 import { isSpacelessLanguage, splitSentences, tokenize, type WordToken } from "./language/index.ts";
 
@@ -174,9 +174,35 @@ export function fidelityReport(raw: string, corrected: string | null, opts: Fide
 }
 
 function alignedReport(raw: string, corrected: string | null, opts: FidelityOptions): FidelityReport {
-  const { language } = opts;
-  const spaceless = isSpacelessLanguage(language);
-  const empty = {
+  if (corrected === null) return { figure: null, ...emptyReport() };
+  const spaceless = isSpacelessLanguage(opts.language);
+  const words = createWords();
+  const transcript = readTranscript(raw, opts, spaceless, words.intern);
+  const sentences = readInterview(corrected, opts, spaceless, words.intern);
+  // Each sentence's stretch of the transcript (null: none found).
+  const chosen = alignSentences(transcript.tUnits, words.names, spaceless, sentences);
+  const report = emptyReport();
+  const covered = flagSentences({
+    transcript,
+    sentences,
+    chosen,
+    spaceless,
+    speakerName: new Map((opts.speakers ?? []).map((s) => [s.id, s.name])),
+    nameToId: new Map((opts.speakers ?? []).map((s) => [s.name.trim(), s.id])),
+    covered: new Uint8Array(transcript.tUnits.length),
+    report,
+  });
+  report.sentenceCount = sentences.length;
+  report.dropped.push(...droppedPassages(transcript, covered));
+  const diff = stitchDiff(diffPieces(transcript, sentences, chosen), spaceless ? "" : " ", opts.diffTimeoutMs ?? 500);
+  const figure =
+    report.sentenceCount === 0 ? 1 : Math.round((report.supportedCount / report.sentenceCount) * 1000) / 1000;
+  return { figure, ...report, diff };
+}
+
+/** A report with nothing found yet; `diff` stands among the keys so every report lists them in one order. */
+function emptyReport(): Omit<FidelityReport, "figure"> {
+  return {
     sentenceCount: 0,
     supportedCount: 0,
     contentWords: 0,
@@ -189,8 +215,15 @@ function alignedReport(raw: string, corrected: string | null, opts: FidelityOpti
     dropped: [],
     glossaryFixes: [],
   };
-  if (corrected === null) return { figure: null, ...empty };
+}
 
+/** Words as numbers, so units compare keys rather than strings; `names[key]` is the word a key stands for. */
+interface Words {
+  names: string[];
+  intern: (s: string) => number;
+}
+
+function createWords(): Words {
   const keys = new Map<string, number>();
   const names: string[] = [];
   const intern = (s: string) => {
@@ -202,8 +235,29 @@ function alignedReport(raw: string, corrected: string | null, opts: FidelityOpti
     }
     return k;
   };
+  return { names, intern };
+}
 
-  // The transcript: its passages (timed segments, else its sentences) and their words.
+/** The transcript as the check reads it: its passages, their words and the units of those words. */
+interface Transcript {
+  passages: Passage[];
+  /** The compared words (fillers left out), and the passage each one is in. */
+  tTokens: WordToken[];
+  tokPassage: number[];
+  /** Every word of the transcript, fillers too (for the diff), and where each compared word is in it. */
+  tAll: WordToken[];
+  allIndex: number[];
+  tUnits: Unit[];
+}
+
+/** The transcript: its passages (timed segments, else its sentences) and their words. */
+function readTranscript(
+  raw: string,
+  opts: FidelityOptions,
+  spaceless: boolean,
+  intern: (s: string) => number,
+): Transcript {
+  const { language } = opts;
   const rawPassages =
     opts.segments?.map((s) => ({
       text: s.text.trim(),
@@ -220,7 +274,6 @@ function alignedReport(raw: string, corrected: string | null, opts: FidelityOpti
   const passages: Passage[] = [];
   const tTokens: WordToken[] = [];
   const tokPassage: number[] = [];
-  /** Every word of the transcript, fillers too (for the diff), and where each compared word is in it. */
   const tAll: WordToken[] = [];
   const allIndex: number[] = [];
   for (const p of rawPassages) {
@@ -234,31 +287,47 @@ function alignedReport(raw: string, corrected: string | null, opts: FidelityOpti
     }
     passages.push({ ...p, tokFrom, tokTo: tTokens.length });
   }
-  const tUnits = toUnits(tTokens, spaceless, intern);
-  // The interview: sentences, the label of the turn each stands in, and their units.
+  return { passages, tTokens, tokPassage, tAll, allIndex, tUnits: toUnits(tTokens, spaceless, intern) };
+}
+
+/** An interview sentence: its own text (without a turn label), where it stands, its turn's label and its words. */
+interface Sentence {
+  text: string;
+  start: number;
+  end: number;
+  label: string | null;
+  tokens: WordToken[];
+  /** Its words with fillers (for the diff). */
+  all: WordToken[];
+  units: Unit[];
+  /** The weight of all its units. */
+  total: number;
+}
+
+/**
+ * The interview: sentences, the label of the turn each stands in, and their units. Sentences as the
+ * toolkit cuts them (a run-on sentence in pieces of at most 320 characters, so one alignment stays
+ * small); a sentence without words is left out.
+ */
+function readInterview(
+  corrected: string,
+  opts: FidelityOptions,
+  spaceless: boolean,
+  intern: (s: string) => number,
+): Sentence[] {
+  const { language } = opts;
   const labels = labelRanges(corrected, [...(opts.speakerNames ?? []), ...(opts.speakers ?? []).map((s) => s.name)]);
   const cTokensAll = tokenize(corrected, language);
-  const sentences: Array<{
-    text: string;
-    start: number;
-    end: number;
-    label: string | null;
-    tokens: WordToken[];
-    /** Its words with fillers (for the diff). */
-    all: WordToken[];
-    units: Unit[];
-    total: number;
-  }> = [];
+  const sentences: Sentence[] = [];
   let k = 0;
   let li = -1;
   let lp = 0;
-  // Sentences as the toolkit cuts them (a run-on sentence in pieces of at most 320 characters, so one
-  // alignment stays small).
   for (const s of splitSentences(corrected, language)) {
     const tokens: WordToken[] = [];
     const all: WordToken[] = [];
     for (; k < cTokensAll.length && cTokensAll[k].start < s.end; k++) {
       const t = cTokensAll[k];
+      // A label's own words are not the speaker's words.
       while (lp < labels.length && labels[lp].end <= t.start) lp++;
       if (lp < labels.length && labels[lp].start <= t.start && t.end <= labels[lp].end) continue;
       all.push(t);
@@ -284,107 +353,136 @@ function alignedReport(raw: string, corrected: string | null, opts: FidelityOpti
       total: units.reduce((a, u) => a + u.weight, 0),
     });
   }
+  return sentences;
+}
 
-  // Each sentence's stretch of the transcript (null: none found).
-  const T = tUnits.length;
-  const chosen = alignSentences(tUnits, names, spaceless, sentences);
-  const neighbour = (s: number, step: 1 | -1) => nearestStretch(chosen, s, step);
+type Span = { startSeconds: number | null; endSeconds: number | null };
 
-  // Per sentence: stretch, speaker heard, support; the flags.
-  const speakerName = new Map((opts.speakers ?? []).map((s) => [s.id, s.name]));
-  const nameToId = new Map((opts.speakers ?? []).map((s) => [s.name.trim(), s.id]));
-  const covered = new Uint8Array(T);
-  const report: Omit<FidelityReport, "figure" | "diff"> = { ...empty, sentences: [] };
-  const seconds = (fromUnit: number, toUnit: number) => {
-    const a = passages[tokPassage[tUnits[fromUnit].tok]];
-    const b = passages[tokPassage[tUnits[toUnit].tok]];
-    return { startSeconds: a.start, endSeconds: b.end };
-  };
-  sentences.forEach((s, si) => {
-    const m = chosen[si];
-    const support = m ? Math.round((m.matched / s.total) * 1000) / 1000 : 0;
-    const supported = m !== null && support >= SUPPORTED;
-    // Words of the sentence with a unit matched badly or not at all.
-    const tokenOk = s.tokens.map(() => true);
-    s.units.forEach((u, i) => {
-      if (!m || m.pairs[i] < 0 || m.sims[i] < 1) tokenOk[u.tok] = false;
-    });
-    for (const [i, t] of s.tokens.entries()) {
-      if (!isContent(t)) continue;
-      report.contentWords++;
-      if (tokenOk[i] && m) report.tracedWords++;
-    }
-    const unmatched = s.tokens.filter((_, i) => !tokenOk[i]);
-    const unmatchedContent = unmatched.filter(isContent);
-    const words = [...new Set((unmatchedContent.length ? unmatchedContent : unmatched).map((t) => t.surface))];
-    const marks = unmatched.map((t): [number, number] => [t.start - s.start, t.end - s.start]);
-    const base = { sentence: s.text, start: s.start, end: s.end };
+/** What flagging the sentences reads, and the report and coverage it fills in. */
+interface Flagging {
+  transcript: Transcript;
+  sentences: Sentence[];
+  /** Each sentence's stretch of the transcript (null: none found). */
+  chosen: Array<Match | null>;
+  spaceless: boolean;
+  /** Speaker names by the ids the segments carry, and back (for `misattributed`). */
+  speakerName: Map<number, string>;
+  nameToId: Map<string, number>;
+  /** Per transcript unit, 1 once a supported sentence matched it: what `dropped` looks at. */
+  covered: Uint8Array;
+  report: Omit<FidelityReport, "figure">;
+}
 
-    let heard: number | null = null;
-    let span = { startSeconds: null as number | null, endSeconds: null as number | null };
-    if (m) {
-      span = seconds(m.from, m.to);
-      const bySpeaker = new Map<number, number>();
-      m.pairs.forEach((p, i) => {
-        if (p < 0) return;
-        if (supported) covered[p] = 1;
-        const sp = passages[tokPassage[tUnits[p].tok]].speaker;
-        if (sp !== null) bySpeaker.set(sp, (bySpeaker.get(sp) ?? 0) + s.units[i].weight);
-      });
-      heard = [...bySpeaker.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
-    }
-    report.sentences.push({
-      start: s.start,
-      end: s.end,
-      ...span,
-      speaker: heard === null ? null : (speakerName.get(heard) ?? null),
-      support,
-    });
-    if (supported) report.supportedCount++;
-    else {
-      // Where it stands: between the stretches of its neighbours.
-      const where = m ? span : gapSpan(si);
-      report.invented.push({ ...base, ...where, words, marks, support });
-      return;
-    }
-    const labelled = s.label === null ? undefined : nameToId.get(s.label.trim());
-    if (labelled !== undefined && heard !== null && labelled !== heard) {
-      report.misattributed.push({
-        ...base,
-        ...span,
-        label: s.label ?? "",
-        heard: speakerName.get(heard) ?? String(heard),
-      });
-    }
-    if (unmatched.length && m) {
-      const a = tUnits[m.from].tok;
-      const b = tUnits[m.to].tok;
-      const heardText = tTokens
-        .slice(a, b + 1)
-        .map((t) => t.surface)
-        .join(spaceless ? "" : " ");
-      report.reworded.push({ ...base, ...span, words, marks, heardText, support });
-    }
-  });
-  report.sentenceCount = sentences.length;
+/** Per sentence: stretch, speaker heard, support; the flags. Returns the transcript units covered. */
+function flagSentences(f: Flagging): Uint8Array {
+  for (let si = 0; si < f.sentences.length; si++) flagSentence(f, si);
+  return f.covered;
+}
 
-  function gapSpan(si: number) {
-    const prev = neighbour(si, -1);
-    const next = neighbour(si, 1);
-    let startSeconds = prev ? seconds(prev.from, prev.to).endSeconds : null;
-    let endSeconds = next ? seconds(next.from, next.to).startSeconds : null;
-    if (startSeconds === null) startSeconds = passages.find((p) => p.start !== null)?.start ?? null;
-    if (endSeconds === null && startSeconds !== null) endSeconds = startSeconds;
-    return { startSeconds, endSeconds };
+function flagSentence(f: Flagging, si: number): void {
+  const { report, transcript } = f;
+  const s = f.sentences[si];
+  const m = f.chosen[si];
+  const support = m ? Math.round((m.matched / s.total) * 1000) / 1000 : 0;
+  const supported = m !== null && support >= SUPPORTED;
+  const tokenOk = matchedTokens(s, m);
+  for (const [i, t] of s.tokens.entries()) {
+    if (!isContent(t)) continue;
+    report.contentWords++;
+    if (tokenOk[i] && m) report.tracedWords++;
   }
+  const unmatched = s.tokens.filter((_, i) => !tokenOk[i]);
+  const unmatchedContent = unmatched.filter(isContent);
+  const words = [...new Set((unmatchedContent.length ? unmatchedContent : unmatched).map((t) => t.surface))];
+  const marks = unmatched.map((t): [number, number] => [t.start - s.start, t.end - s.start]);
+  const base = { sentence: s.text, start: s.start, end: s.end };
 
-  // Dropped: passages whose content mostly reached no supported sentence.
+  const span: Span = m ? seconds(transcript, m.from, m.to) : { startSeconds: null, endSeconds: null };
+  const heard = m ? heardSpeaker(transcript, s, m) : null;
+  if (m && supported) for (const p of m.pairs) if (p >= 0) f.covered[p] = 1;
+  report.sentences.push({
+    start: s.start,
+    end: s.end,
+    ...span,
+    speaker: heard === null ? null : (f.speakerName.get(heard) ?? null),
+    support,
+  });
+  if (supported) report.supportedCount++;
+  else {
+    // Where it stands: between the stretches of its neighbours.
+    const where = m ? span : gapSpan(f, si);
+    report.invented.push({ ...base, ...where, words, marks, support });
+    return;
+  }
+  const labelled = s.label === null ? undefined : f.nameToId.get(s.label.trim());
+  if (labelled !== undefined && heard !== null && labelled !== heard) {
+    report.misattributed.push({
+      ...base,
+      ...span,
+      label: s.label ?? "",
+      heard: f.speakerName.get(heard) ?? String(heard),
+    });
+  }
+  if (unmatched.length && m) {
+    const heardText = transcript.tTokens
+      .slice(transcript.tUnits[m.from].tok, transcript.tUnits[m.to].tok + 1)
+      .map((t) => t.surface)
+      .join(f.spaceless ? "" : " ");
+    report.reworded.push({ ...base, ...span, words, marks, heardText, support });
+  }
+}
+
+/** Per word of the sentence, false when one of its units was matched badly or not at all. */
+function matchedTokens(s: Sentence, m: Match | null): boolean[] {
+  const tokenOk = s.tokens.map(() => true);
+  s.units.forEach((u, i) => {
+    if (!m || m.pairs[i] < 0 || m.sims[i] < 1) tokenOk[u.tok] = false;
+  });
+  return tokenOk;
+}
+
+/** The speaker heard most in the stretch, by the weight of the units matched there (null: no speakers). */
+function heardSpeaker(t: Transcript, s: Sentence, m: Match): number | null {
+  const bySpeaker = new Map<number, number>();
+  m.pairs.forEach((p, i) => {
+    if (p < 0) return;
+    const sp = t.passages[t.tokPassage[t.tUnits[p].tok]].speaker;
+    if (sp !== null) bySpeaker.set(sp, (bySpeaker.get(sp) ?? 0) + s.units[i].weight);
+  });
+  return [...bySpeaker.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
+/** From the start of the passage of one transcript unit to the end of another's (null when not timed). */
+function seconds(t: Transcript, fromUnit: number, toUnit: number): Span {
+  const a = t.passages[t.tokPassage[t.tUnits[fromUnit].tok]];
+  const b = t.passages[t.tokPassage[t.tUnits[toUnit].tok]];
+  return { startSeconds: a.start, endSeconds: b.end };
+}
+
+/** Where a sentence without a stretch stands: from the end of the stretch before it to the start of the next. */
+function gapSpan(f: Flagging, si: number): Span {
+  const prev = nearestStretch(f.chosen, si, -1);
+  const next = nearestStretch(f.chosen, si, 1);
+  let startSeconds = prev ? seconds(f.transcript, prev.from, prev.to).endSeconds : null;
+  let endSeconds = next ? seconds(f.transcript, next.from, next.to).startSeconds : null;
+  if (startSeconds === null) startSeconds = f.transcript.passages.find((p) => p.start !== null)?.start ?? null;
+  if (endSeconds === null && startSeconds !== null) endSeconds = startSeconds;
+  return { startSeconds, endSeconds };
+}
+
+/**
+ * Dropped: passages whose content mostly reached no supported sentence. A passage with fewer than two
+ * content words is never flagged (a "yes" or a name alone says too little).
+ */
+function droppedPassages(t: Transcript, covered: Uint8Array): FidelityReport["dropped"] {
+  const { tUnits, tTokens } = t;
+  const dropped: FidelityReport["dropped"] = [];
   let u = 0;
-  for (const p of passages) {
+  for (const p of t.passages) {
     const content = new Map<number, { total: number; hit: number }>();
-    for (; u < T && tUnits[u].tok < p.tokTo; u++) {
-      const t = tTokens[tUnits[u].tok];
-      if (!isContent(t)) continue;
+    for (; u < tUnits.length && tUnits[u].tok < p.tokTo; u++) {
+      const tok = tTokens[tUnits[u].tok];
+      if (!isContent(tok)) continue;
       const c = content.get(tUnits[u].tok) ?? { total: 0, hit: 0 };
       c.total++;
       c.hit += covered[u];
@@ -400,13 +498,22 @@ function alignedReport(raw: string, corrected: string | null, opts: FidelityOpti
       if (c.hit * 2 < c.total) lost.push(tTokens[tok].surface);
     }
     if (hit * 2 < total) {
-      report.dropped.push({ text: p.text, startSeconds: p.start, endSeconds: p.end, words: [...new Set(lost)] });
+      dropped.push({ text: p.text, startSeconds: p.start, endSeconds: p.end, words: [...new Set(lost)] });
     }
   }
+  return dropped;
+}
 
-  // The diff, stitched along the alignment: transcript words between stretches are removed, a
-  // sentence without a stretch is added, and each sentence is diffed against its own stretch.
-  const pieces: Array<{ removed?: WordToken[]; added?: WordToken[]; pair?: [WordToken[], WordToken[]] }> = [];
+/** A piece of the diff: transcript words only, interview words only, or a sentence and its stretch to diff. */
+type DiffPiece = { removed?: WordToken[]; added?: WordToken[]; pair?: [WordToken[], WordToken[]] };
+
+/**
+ * The diff's pieces along the alignment: transcript words between stretches are removed, a sentence
+ * without a stretch is added, and each sentence is paired with its own stretch.
+ */
+function diffPieces(t: Transcript, sentences: Sentence[], chosen: Array<Match | null>): DiffPiece[] {
+  const { tAll, allIndex, tUnits } = t;
+  const pieces: DiffPiece[] = [];
   let cursor = 0;
   sentences.forEach((s, si) => {
     const m = chosen[si];
@@ -415,6 +522,7 @@ function alignedReport(raw: string, corrected: string | null, opts: FidelityOpti
       pieces.push({ added: own });
       return;
     }
+    // A stretch wholly behind where the diff has reached (the diff only moves forward): the sentence is added.
     const a = Math.max(cursor, allIndex[tUnits[m.from].tok]);
     const b = allIndex[tUnits[m.to].tok] + 1;
     if (b <= a) {
@@ -425,17 +533,10 @@ function alignedReport(raw: string, corrected: string | null, opts: FidelityOpti
     cursor = b;
   });
   pieces.push({ removed: tAll.slice(cursor) });
-  const diff = stitchDiff(pieces, spaceless ? "" : " ", opts.diffTimeoutMs ?? 500);
-  const figure =
-    report.sentenceCount === 0 ? 1 : Math.round((report.supportedCount / report.sentenceCount) * 1000) / 1000;
-  return { figure, ...report, diff };
+  return pieces;
 }
 
-function stitchDiff(
-  pieces: Array<{ removed?: WordToken[]; added?: WordToken[]; pair?: [WordToken[], WordToken[]] }>,
-  joiner: string,
-  timeout: number,
-): FidelityOp[] | null {
+function stitchDiff(pieces: DiffPiece[], joiner: string, timeout: number): FidelityOp[] | null {
   const ops: FidelityOp[] = [];
   const push = (op: FidelityOp["op"], tokens: WordToken[]) => {
     if (!tokens.length) return;
