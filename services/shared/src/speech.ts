@@ -186,8 +186,21 @@ export const speechRouteSchema = z.object({
   present: z.boolean(),
   /** `npm run models -- pull NAME` for the better model, when it is not present. */
   pull: z.string().nullable(),
+  /**
+   * Set when a better engine's model for this language is present but failed to load at start (the
+   * language is routed around it, to `engine`): that engine, its model, and why, in English.
+   */
+  routedAround: z.object({ engine: z.enum(SPEECH_ENGINES), model: z.string(), reason: z.string() }).optional(),
 });
 export type SpeechRoute = z.infer<typeof speechRouteSchema>;
+
+/**
+ * Why the speech engines in use are not the ones asked for, most important first: only the rough
+ * English engine is left (SPEECH_FALLBACK_ROUGH), or a model that is present failed to load at start
+ * and its languages go to the next engine (SPEECH_ROUTED_AROUND; the routes say which).
+ */
+export const SPEECH_NOTICE_CODES = ["SPEECH_FALLBACK_ROUGH", "SPEECH_ROUTED_AROUND"] as const;
+export type SpeechNoticeCode = (typeof SPEECH_NOTICE_CODES)[number];
 
 /**
  * What the transcription workers can do right now (published by each worker at start and kept fresh
@@ -203,7 +216,7 @@ export const speechStatusSchema = z.object({
   languages: z.union([z.literal("all"), z.array(z.string())]),
   notice: z
     .object({
-      code: z.enum(["SPEECH_FALLBACK_ROUGH"]),
+      code: z.enum(SPEECH_NOTICE_CODES),
       /** The setting that would fix it (e.g. WHISPER_MODEL / MODELS_DIR). */
       setting: z.string(),
       /** Why the preferred engine is not in use, in English (for logs and operators). */

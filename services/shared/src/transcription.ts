@@ -99,9 +99,11 @@ export const JOB_STATUSES = ["queued", "transcribing", "correcting", "completed"
 
 /**
  * Notices stored on a job and shown on its page: `diarization_fallback`, the neural speaker
- * diarization failed on this recording and the classic engine told the voices apart instead.
+ * diarization failed on this recording and the classic engine told the voices apart instead;
+ * `speech_fallback`, the best speech model for the job's language failed to load on the worker and a
+ * less accurate engine transcribed it.
  */
-export const JOB_NOTICES = ["diarization_fallback"] as const;
+export const JOB_NOTICES = ["diarization_fallback", "speech_fallback"] as const;
 export type JobNotice = (typeof JOB_NOTICES)[number];
 
 /** The known notice codes among a row's stored ones, in order, without repeats. Pure. */

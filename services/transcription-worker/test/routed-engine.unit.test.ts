@@ -1,7 +1,7 @@
 import type { SpeechEngineName } from "@kikitori/shared";
 import type { EngineResult, TranscribeOptions, TranscriptionEngine } from "../src/engines/port.ts";
 import { RoutedEngine } from "../src/engines/routed.ts";
-import type { RoutableKind } from "../src/engines/routes.ts";
+import type { RoutableKind, RouteCandidate } from "../src/engines/routes.ts";
 
 /** An engine that records what it was asked and answers its own name as the text. */
 class Recording implements TranscriptionEngine {
@@ -74,4 +74,30 @@ it("closes every engine", async () => {
   const b = new Detecting("whisper", "all");
   await routed({ parakeet: a, whisper: b }).close();
   expect(a.closed && b.closed).toBe(true);
+});
+
+it("says which languages went to a lower engine because the better one's model failed to load", () => {
+  const broken: RouteCandidate = {
+    kind: "parakeet",
+    languages: ["en", "de"],
+    model: "parakeet-tdt-0.6b-v3-int8",
+    usable: false,
+    pull: null,
+    failure: "the parakeet model could not be loaded: bad encoder",
+  };
+  const missing: RouteCandidate = { ...broken, kind: "sensevoice", languages: ["ja", "en"], failure: null };
+  const engines = new Map<RoutableKind, Recording>([
+    ["whisper", new Recording("whisper", "all")],
+    ["pocketsphinx", new Recording("pocketsphinx", ["en"])],
+  ]);
+  const e = new RoutedEngine(engines, [broken, missing]);
+  expect(e.engineFor("en")?.kind).toBe("whisper");
+  expect(e.routedAround("en")).toBe(true);
+  expect(e.routedAround("de")).toBe(true);
+  // SenseVoice was never pulled: Japanese on Whisper is its plain route.
+  expect(e.routedAround("ja")).toBe(false);
+  expect(e.routedAround("ar")).toBe(false);
+  expect(e.routedAround("auto")).toBe(false);
+  // Nothing failed: nothing is routed around.
+  expect(routed({ whisper: new Recording("whisper", "all") }).routedAround("en")).toBe(false);
 });

@@ -1,26 +1,34 @@
 import { AUDIO_LANGUAGE_CODES } from "@kikitori/shared";
+import { routedAroundNotice } from "../src/engines/auto.ts";
 import {
   chooseKind,
   preferenceOf,
   type RouteCandidate,
+  routedAroundFor,
   routeTable,
   singleEngineRoutes,
 } from "../src/engines/routes.ts";
 import { PARAKEET_V3_LANGUAGES } from "../src/engines/sherpa-offline.ts";
 
-const parakeet = (usable: boolean, languages: readonly string[] = PARAKEET_V3_LANGUAGES): RouteCandidate => ({
+const parakeet = (
+  usable: boolean,
+  languages: readonly string[] = PARAKEET_V3_LANGUAGES,
+  failure: string | null = null,
+): RouteCandidate => ({
   kind: "parakeet",
   languages,
   model: "parakeet-tdt-0.6b-v3-int8",
   usable,
   pull: "npm run models -- pull parakeet-tdt-0.6b-v3-int8 --sha256=<…>",
+  failure,
 });
-const sensevoice = (usable: boolean): RouteCandidate => ({
+const sensevoice = (usable: boolean, failure: string | null = null): RouteCandidate => ({
   kind: "sensevoice",
   languages: ["zh", "en", "ja", "ko", "yue"],
   model: "sense-voice-small-int8",
   usable,
   pull: "npm run models -- pull sense-voice-small-int8 --sha256=<…>",
+  failure,
 });
 const whisper = (usable: boolean): RouteCandidate => ({
   kind: "whisper",
@@ -28,6 +36,7 @@ const whisper = (usable: boolean): RouteCandidate => ({
   model: "base",
   usable,
   pull: "npm run models -- pull base",
+  failure: null,
 });
 const pocketsphinx = (usable: boolean): RouteCandidate => ({
   kind: "pocketsphinx",
@@ -35,6 +44,7 @@ const pocketsphinx = (usable: boolean): RouteCandidate => ({
   model: "en-us",
   usable,
   pull: null,
+  failure: null,
 });
 
 describe("preferenceOf", () => {
@@ -97,6 +107,63 @@ describe("routeTable", () => {
   });
 });
 
+describe("routed around", () => {
+  const BROKEN = "the parakeet model parakeet-tdt-0.6b-v3-int8 could not be loaded: bad encoder";
+
+  it("a language whose better model failed to load is routed around it; one whose model was never pulled is not", () => {
+    const failed = [
+      parakeet(false, PARAKEET_V3_LANGUAGES, BROKEN),
+      sensevoice(false),
+      whisper(true),
+      pocketsphinx(false),
+    ];
+    expect(routedAroundFor("en", failed)?.kind).toBe("parakeet");
+    expect(routedAroundFor("de", failed)?.kind).toBe("parakeet");
+    // SenseVoice is missing, not broken: Japanese on Whisper is the plain route.
+    expect(routedAroundFor("ja", failed)).toBeNull();
+    // Whisper is the best engine for Arabic: nothing to route around.
+    expect(routedAroundFor("ar", failed)).toBeNull();
+    const missing = [parakeet(false), sensevoice(false), whisper(true), pocketsphinx(false)];
+    expect(routedAroundFor("en", missing)).toBeNull();
+  });
+
+  it("a broken SenseVoice routes Japanese around it, not English, whose best engine Parakeet is up", () => {
+    const c = [parakeet(true), sensevoice(false, "bad model"), whisper(true), pocketsphinx(false)];
+    expect(routedAroundFor("ja", c)?.kind).toBe("sensevoice");
+    expect(routedAroundFor("en", c)).toBeNull();
+  });
+
+  it("a language left with no engine at all is still routed around the broken one", () => {
+    const c = [parakeet(false, PARAKEET_V3_LANGUAGES, BROKEN), sensevoice(true), whisper(false), pocketsphinx(false)];
+    expect(chooseKind("de", c)).toBeNull();
+    expect(routedAroundFor("de", c)?.kind).toBe("parakeet");
+  });
+
+  it("the routes keep the broken engine, its model and why; the others carry nothing of it", () => {
+    const routes = routeTable([
+      parakeet(false, PARAKEET_V3_LANGUAGES, BROKEN),
+      sensevoice(true),
+      whisper(true),
+      pocketsphinx(false),
+    ]);
+    const by = Object.fromEntries(routes.map((r) => [r.language, r]));
+    expect(by.en).toMatchObject({
+      engine: "whisper",
+      present: true,
+      routedAround: { engine: "parakeet", model: "parakeet-tdt-0.6b-v3-int8", reason: BROKEN },
+    });
+    expect(by.fr.routedAround?.engine).toBe("parakeet");
+    expect(by.ja).not.toHaveProperty("routedAround");
+    expect(by.ar).not.toHaveProperty("routedAround");
+    expect(
+      routes
+        .filter((r) => r.routedAround)
+        .map((r) => r.language)
+        .sort(),
+    ).toEqual([...PARAKEET_V3_LANGUAGES].sort());
+  });
+});
+
 describe("singleEngineRoutes", () => {
   it("routes what the one engine takes to it and refuses the rest", () => {
     const routes = singleEngineRoutes({ kind: "pocketsphinx", languages: ["en"] }, "en-us");
@@ -108,5 +175,29 @@ describe("singleEngineRoutes", () => {
       present: false,
       pull: null,
     });
+  });
+});
+
+describe("routedAroundNotice", () => {
+  const rough = { code: "SPEECH_FALLBACK_ROUGH" as const, setting: "WHISPER_MODEL / MODELS_DIR", reason: "no Whisper" };
+
+  it("none when no model failed to load (a missing model is not a failure)", () => {
+    expect(
+      routedAroundNotice([parakeet(false), sensevoice(false), whisper(true), pocketsphinx(false)], null),
+    ).toBeNull();
+  });
+
+  it("names the failed models, why, and their settings", () => {
+    const n = routedAroundNotice(
+      [parakeet(false, PARAKEET_V3_LANGUAGES, "parakeet broke"), sensevoice(false, "sensevoice broke"), whisper(true)],
+      null,
+    );
+    expect(n?.code).toBe("SPEECH_ROUTED_AROUND");
+    expect(n?.reason).toMatch(/^parakeet broke; sensevoice broke; /);
+    expect(n?.setting).toMatch(/PARAKEET_MODEL_DIR.*SENSEVOICE_MODEL_DIR/);
+  });
+
+  it("the rough fallback's notice is more important and is kept", () => {
+    expect(routedAroundNotice([parakeet(false, PARAKEET_V3_LANGUAGES, "broke"), whisper(false)], rough)).toBe(rough);
   });
 });

@@ -25,6 +25,7 @@ const planOf = (jobId: string, ends: number[], language = "en"): ChunkPlan => ({
   })),
   detectedLanguage: language,
   diarized: null,
+  notices: [],
 });
 
 describe("chunkPlans", () => {
@@ -84,7 +85,7 @@ describe("chunkPlans", () => {
     expect(await store.get(CHUNK_PLAN_STEP)).toEqual(plan);
   });
 
-  it("keeps the speakers heard with the plan", async () => {
+  it("keeps the speakers heard and the job's notices with the plan", async () => {
     const jobId = await insertJob(db, uid, { status: "transcribing" });
     const plan: ChunkPlan = {
       ...planOf(jobId, [12]),
@@ -94,8 +95,8 @@ describe("chunkPlans", () => {
           { start: 6, end: 12, speaker: 1 },
         ],
         engine: "classic",
-        notices: ["diarization_fallback"],
       },
+      notices: ["diarization_fallback", "speech_fallback"],
     };
     await runStep(chunkPlans(db, jobId), CHUNK_PLAN_STEP, () => plan);
     expect(await chunkPlans(db, jobId).get(CHUNK_PLAN_STEP)).toEqual(plan);

@@ -192,7 +192,7 @@ function TranscriptionScreen({ uid }: { uid: string | null }) {
 
       <div className="tx-layout">
         <div className="tx-main">
-          <SpeechNotice status={speech} />
+          <SpeechNotice status={speech} language={audioLanguage} />
 
           <form className="card tx-form" onSubmit={onSubmit} noValidate aria-busy={processing}>
             {uid ? <MinutesUsage uid={uid} /> : null}

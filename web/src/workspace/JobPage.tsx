@@ -135,7 +135,7 @@ function RunningJob({
       <h1 className="ws-title-static" data-testid="page-title" dir="auto">
         {snapshot.title}
       </h1>
-      <SpeechNotice status={speech} />
+      <SpeechNotice status={speech} language={snapshot.detectedLanguage ?? snapshot.audioLanguage} />
       <div className="card" data-testid="ws-running">
         <ProgressBar state={state} />
         <h2 id="ws-live-title">{t("transcription.transcriptTitle")}</h2>

@@ -37,6 +37,12 @@ export interface TranscriptionEngine {
   transcribe(wavPath: string, opts: TranscribeOptions): Promise<EngineResult>;
   /** Detects the spoken language of a (long, speech-rich) WAV; engines that cannot say return null. */
   detectLanguage?(wavPath: string, opts?: { signal?: AbortSignal }): Promise<string | null>;
+  /**
+   * True when the best engine for `language` has its model here but it failed to load, so a less
+   * accurate engine takes the language (the job gets the `speech_fallback` notice). Engines that do
+   * not route between engines have nothing to say.
+   */
+  routedAround?(language: string): boolean;
   /** Frees processes and memory (graceful shutdown). */
   close?(): Promise<void>;
 }

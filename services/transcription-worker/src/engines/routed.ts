@@ -1,6 +1,6 @@
 import { AppError } from "@kikitori/shared";
 import type { EngineResult, TranscribeOptions, TranscriptionEngine } from "./port.ts";
-import { preferenceOf, type RoutableKind } from "./routes.ts";
+import { preferenceOf, type RoutableKind, type RouteCandidate, routedAroundFor } from "./routes.ts";
 
 const takes = (e: TranscriptionEngine, language: string) => e.languages === "all" || e.languages.includes(language);
 
@@ -10,16 +10,19 @@ const takes = (e: TranscriptionEngine, language: string) => e.languages === "all
  * pocketsphinx for English). With language "auto" the handler has Whisper detect the language once
  * (detectLanguage); a chunk that still says "auto" goes to Whisper, else to SenseVoice (which tells
  * its five languages apart). Every engine given is usable: those that failed their check at start
- * were left out by createSpeechEngine.
+ * were left out by createSpeechEngine, and are among `candidates` with their failure, so the engine
+ * can say which languages are routed around them.
  */
 export class RoutedEngine implements TranscriptionEngine {
   readonly kind = "auto" as const;
   readonly name: string;
   readonly languages: "all" | readonly string[];
   private readonly byKind: Map<RoutableKind, TranscriptionEngine>;
+  private readonly failed: readonly RouteCandidate[];
 
-  constructor(engines: ReadonlyMap<RoutableKind, TranscriptionEngine>) {
+  constructor(engines: ReadonlyMap<RoutableKind, TranscriptionEngine>, candidates: readonly RouteCandidate[] = []) {
     this.byKind = new Map(engines);
+    this.failed = candidates.filter((c) => c.failure !== null);
     const all = [...this.byKind.values()];
     // Stored on each job (at most 64 characters): the engines by kind; their models are in the status.
     this.name = `auto:${[...this.byKind.keys()].join("+")}`;
@@ -36,6 +39,21 @@ export class RoutedEngine implements TranscriptionEngine {
       if (e && takes(e, language)) return e;
     }
     return null;
+  }
+
+  /** True when a better engine for `language` failed to load at start and a lower one here takes it. */
+  routedAround(language: string): boolean {
+    const engine = this.engineFor(language);
+    if (!engine || language === "auto") return false;
+    const usable = [...this.byKind].map(([kind, e]) => ({
+      kind,
+      languages: e.languages,
+      model: e.name,
+      usable: true,
+      pull: null,
+      failure: null,
+    }));
+    return routedAroundFor(language, [...this.failed, ...usable]) !== null;
   }
 
   async check(): Promise<void> {

@@ -31,6 +31,8 @@ export interface RouteCandidate {
   usable: boolean;
   /** The command that fetches its model, where it is missing. */
   pull: string | null;
+  /** Why its model, present here, failed to load at start (its languages are routed around it); null otherwise. */
+  failure: string | null;
 }
 
 const takes = (c: RouteCandidate, language: string) => c.languages === "all" || c.languages.includes(language);
@@ -45,8 +47,25 @@ export function chooseKind(language: string, candidates: readonly RouteCandidate
 }
 
 /**
- * Every audio language's route: the engine and model it goes to, and, when a better engine for it
- * is not usable because its model is missing, the command that fetches that model. Pure.
+ * The engine better than the one chosen for `language` whose model is present but failed to load at
+ * start (the language is routed around it), or null: a language that goes to a lower engine only
+ * because the better model was never pulled is not routed around. Pure.
+ */
+export function routedAroundFor(language: string, candidates: readonly RouteCandidate[]): RouteCandidate | null {
+  const order = preferenceOf(language);
+  const kind = chooseKind(language, candidates);
+  const end = kind === null ? order.length : order.indexOf(kind);
+  for (const better of order.slice(0, end)) {
+    const c = candidates.find((x) => x.kind === better);
+    if (c?.failure && takes(c, language)) return c;
+  }
+  return null;
+}
+
+/**
+ * Every audio language's route: the engine and model it goes to, when a better engine for it is not
+ * usable because its model is missing, the command that fetches that model, and when a better model
+ * is present but failed to load, which and why. Pure.
  */
 export function routeTable(candidates: readonly RouteCandidate[]): SpeechRoute[] {
   return AUDIO_LANGUAGE_CODES.map((language) => {
@@ -61,12 +80,16 @@ export function routeTable(candidates: readonly RouteCandidate[]): SpeechRoute[]
         order.includes(c.kind) &&
         (kind === null || order.indexOf(c.kind) < order.indexOf(kind)),
     );
+    const around = routedAroundFor(language, candidates);
     return {
       language,
       engine: kind,
       model: chosen?.model ?? null,
       present: chosen !== null,
       pull: better?.pull ?? null,
+      ...(around?.failure
+        ? { routedAround: { engine: around.kind, model: around.model, reason: around.failure } }
+        : {}),
     };
   });
 }

@@ -6,19 +6,18 @@
  * - each chunk's transcript: its transcript_chunks row, done once done_at is set (chunkResults).
  * The first result stored for a step stays.
  */
-import type { JobNotice, TranscriptSegment } from "@kikitori/shared";
+import { type JobNotice, jobNotices, type TranscriptSegment } from "@kikitori/shared";
 import type { Db, Prisma } from "@kikitori/shared/db";
 import { jobLifecycle, type StepStore } from "@kikitori/shared/server";
 import type { SpeakerSpan } from "../diarization/index.ts";
 
-/** Who speaks when in a recording, by which engine, and the notices that go with it. */
+/** Who speaks when in a recording, and by which engine. */
 export interface Diarized {
   spans: SpeakerSpan[];
   engine: string;
-  notices: JobNotice[];
 }
 
-/** The recording cut into chunks, with the language detected and the speakers heard. */
+/** The recording cut into chunks, with the language detected, the speakers heard and the job's notices. */
 export interface ChunkPlan {
   chunks: Array<{
     index: number;
@@ -29,6 +28,8 @@ export interface ChunkPlan {
   }>;
   detectedLanguage: string | null;
   diarized: Diarized | null;
+  /** How the job was processed, for its page (JOB_NOTICES: a diarization or speech engine fell back). */
+  notices: JobNotice[];
 }
 
 /** The one step id of a job's chunk plan. */
@@ -61,9 +62,9 @@ export function chunkPlans(db: Db, jobId: string): StepStore<ChunkPlan> {
         ? {
             spans: Array.isArray(job.speakerSpans) ? (job.speakerSpans as unknown as SpeakerSpan[]) : [],
             engine: job.diarizationEngine,
-            notices: job.notices as JobNotice[],
           }
         : null,
+      notices: jobNotices(job.notices),
     };
   };
   return {
@@ -81,11 +82,11 @@ export function chunkPlans(db: Db, jobId: string): StepStore<ChunkPlan> {
         await jobLifecycle.planChunks(tx, jobId, {
           chunkCount: plan.chunks.length,
           detectedLanguage: plan.detectedLanguage,
+          notices: plan.notices,
           ...(plan.diarized
             ? {
                 speakerSpans: plan.diarized.spans as unknown as Prisma.InputJsonValue,
                 diarizationEngine: plan.diarized.engine,
-                notices: plan.diarized.notices,
               }
             : {}),
         });

@@ -46,8 +46,11 @@ export interface TranscriptionDeps {
   logger: Logger;
   /** Adds chunk jobs as children of the parent job (BullMQ flow), deduplicated by job id. */
   addChunkJobs: (parent: Job, chunks: TranscriptionChunkJob[]) => Promise<void>;
-  /** The speech engine: its name goes on the job, and it detects the language once when asked for "auto". */
-  engine: Pick<TranscriptionEngine, "name" | "detectLanguage">;
+  /**
+   * The speech engine: its name goes on the job, it detects the language once when asked for "auto",
+   * and it says whether the job's language is routed around a model that failed to load.
+   */
+  engine: Pick<TranscriptionEngine, "name" | "detectLanguage" | "routedAround">;
   /** Tells the voices apart before the chunks are transcribed (null: off, one speaker). */
   diarization?: Pick<DiarizationEngine, "name" | "diarize" | "notice"> | null;
   /** Used for a job when `diarization` fails on it (default: the classic engine). */
@@ -258,9 +261,12 @@ async function planChunks(
     // Who speaks when, on the whole recording (speakers are told apart across chunks), before any
     // chunk is transcribed: each chunk's segments then get their speakers as they come.
     let diarized: Diarized | null = null;
+    const notices: JobNotice[] = [];
     if (deps.diarization) {
       await publishStage(deps, p, "voices");
-      diarized = await diarizeOrFallBack(deps, deps.diarization, wav, speech, row.speakerCount, log);
+      const d = await diarizeOrFallBack(deps, deps.diarization, wav, speech, row.speakerCount, log);
+      diarized = { spans: d.spans, engine: d.engine };
+      notices.push(...d.notices);
     }
     let detected = row.detectedLanguage;
     if (row.audioLanguage === "auto" && !detected && deps.engine.detectLanguage) {
@@ -269,9 +275,14 @@ async function planChunks(
       detected = await deps.engine.detectLanguage(files[richest]);
       log.info({ detected, chunk: richest }, "audio language detected");
     }
+    const language = detected ?? row.audioLanguage;
+    if (deps.engine.routedAround?.(language)) {
+      log.warn({ language, engine: deps.engine.name }, "the best speech model for this language failed to load here");
+      notices.push("speech_fallback");
+    }
     const speechSeconds = speech.reduce((t, s) => t + (s.end - s.start), 0);
     log.info({ chunks: chunks.length, duration, speechSeconds: Math.round(speechSeconds) }, "audio split");
-    return { chunks, detectedLanguage: detected, diarized };
+    return { chunks, detectedLanguage: detected, diarized, notices };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -289,7 +300,7 @@ async function diarizeOrFallBack(
   speech: SpeechSpan[],
   speakerCount: number | null,
   log: Logger,
-): Promise<Diarized> {
+): Promise<Diarized & { notices: JobNotice[] }> {
   const opts = { speakers: speakerCount ?? undefined };
   let used = engine;
   let spans: SpeakerSpan[];
