@@ -108,7 +108,7 @@ it("routes English to Parakeet and Japanese to SenseVoice through their real chi
   expect(status.notice).toBeNull();
 });
 
-it("a corrupt Parakeet model is routed around: English falls to pocketsphinx with the notice, the route names the pull", async () => {
+it("a corrupt Parakeet model is routed around: English falls to pocketsphinx with the notice, the route names the pull and the failure", async () => {
   const bad = path.join(dir, "parakeet-corrupt");
   installAs(parakeetDir, bad, {
     "decoder.int8.onnx": "decoder.int8.onnx",
@@ -131,6 +131,15 @@ it("a corrupt Parakeet model is routed around: English falls to pocketsphinx wit
     pull: expect.stringMatching(/^npm run models -- pull parakeet-tdt-0\.6b-v3-int8 --sha256=/),
   });
   expect(routeOf(setup, "de")).toMatchObject({ engine: null, present: false });
+  // The rough fallback's notice is the one shown; the routes still say what was routed around, and why.
+  expect(routeOf(setup, "en")?.routedAround).toMatchObject({
+    engine: "parakeet",
+    model: "parakeet-tdt-0.6b-v3-int8",
+    reason: expect.stringContaining("could not be loaded"),
+  });
+  expect(routeOf(setup, "ja")?.routedAround).toBeUndefined();
+  expect(routed.routedAround("en")).toBe(true);
+  expect(routed.routedAround("ja")).toBe(false);
 });
 
 it("no model at all: the whisper setup's fallback, with routes naming what would do better", async () => {
