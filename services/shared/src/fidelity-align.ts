@@ -49,15 +49,14 @@ export interface Match {
   sims: Float32Array;
 }
 
+/** A sentence's units aligned inside transcript units [lo, hi) (null: nothing matched). */
+type Aligner = (units: Unit[], lo: number, hi: number) => Match | null;
+
 /**
  * The alignment of sentences against the transcript's units `tUnits`; `names` are the interned
  * words the units' keys stand for (the list may grow as sentences are interned).
  */
-function createAligner(
-  tUnits: Unit[],
-  names: readonly string[],
-  spaceless: boolean,
-): (units: Unit[], lo: number, hi: number) => Match | null {
+function createAligner(tUnits: Unit[], names: readonly string[], spaceless: boolean): Aligner {
   // How alike two units are: the same word, or (text with spaces) an inflected form or a
   // contraction of it. Words are told apart first by a number for their first letters and one for
   // their stem before an apostrophe, so the string test runs only for likely pairs.
@@ -170,6 +169,21 @@ function createAligner(
   return lcs;
 }
 
+/** A sentence as the alignment sees it: its units and the weight of all of them. */
+interface SentenceUnits {
+  units: Unit[];
+  total: number;
+}
+
+/** What every phase of the alignment reads. */
+interface Alignment {
+  tUnits: Unit[];
+  spaceless: boolean;
+  sentences: ReadonlyArray<SentenceUnits>;
+  /** A sentence's best local alignment inside transcript units [lo, hi) (createAligner). */
+  lcs: Aligner;
+}
+
 /**
  * Each sentence's stretch of the transcript's units (null: none found): candidate stretches per
  * sentence, the chain of them that moves forward through the transcript with most score in all,
@@ -180,104 +194,152 @@ export function alignSentences(
   tUnits: Unit[],
   names: readonly string[],
   spaceless: boolean,
-  sentences: ReadonlyArray<{ units: Unit[]; total: number }>,
+  sentences: ReadonlyArray<SentenceUnits>,
 ): Array<Match | null> {
-  const lcs = createAligner(tUnits, names, spaceless);
-  // Where each unit occurs, for finding candidate stretches; in text without spaces by pairs of
-  // letters (a single letter occurs everywhere).
-  const voteKey = (units: Unit[], i: number) =>
-    !spaceless ? units[i].key : i + 1 < units.length ? units[i].key * 1_000_003 + units[i + 1].key : -1 - units[i].key;
+  const a: Alignment = { tUnits, spaceless, sentences, lcs: createAligner(tUnits, names, spaceless) };
+  const chosen = chainOf(candidateStretches(a), tUnits.length);
+  searchGaps(a, chosen);
+  widenStretches(a, chosen);
+  return chosen;
+}
+
+/** How far a sentence's window reaches beyond its own length, in units: a third of it, 3 to 24. */
+const slackOf = (n: number) => Math.min(24, Math.max(3, Math.ceil(n / 3)));
+
+/**
+ * What a unit is looked up by when finding candidate stretches: its word, or in text without spaces
+ * the pair of letters it starts (a single letter occurs everywhere).
+ */
+const voteKey = (spaceless: boolean, units: Unit[], i: number) =>
+  !spaceless ? units[i].key : i + 1 < units.length ? units[i].key * 1_000_003 + units[i + 1].key : -1 - units[i].key;
+
+/** Candidate stretches per sentence: diagonals of its rarest units, scored inside a window. */
+function candidateStretches(a: Alignment): Match[][] {
+  const T = a.tUnits.length;
+  // Where each unit occurs in the transcript.
   const postings = new Map<number, number[]>();
-  tUnits.forEach((_, i) => {
-    const key = voteKey(tUnits, i);
+  a.tUnits.forEach((_, i) => {
+    const key = voteKey(a.spaceless, a.tUnits, i);
     const list = postings.get(key);
     if (list) list.push(i);
     else postings.set(key, [i]);
   });
-
-  // Candidate stretches per sentence: diagonals of its rarest units, scored inside a window.
-  const T = tUnits.length;
-  const slackOf = (n: number) => Math.min(24, Math.max(3, Math.ceil(n / 3)));
-  const diagonals = new Int32Array(2 * (MAX_VOTES + T) + 1);
-  const candidates: Match[][] = sentences.map((s) => {
+  // One buffer, reused for every sentence's votes.
+  const buffer = new Int32Array(2 * (MAX_VOTES + T) + 1);
+  return a.sentences.map((s) => {
     const n = s.units.length;
     const slack = slackOf(n);
-    const voters = s.units
-      .map((_, j) => ({ j, list: postings.get(voteKey(s.units, j)) ?? [] }))
-      .filter((v) => v.list.length > 0)
-      .sort((a, b) => a.list.length - b.list.length)
-      .slice(0, VOTERS);
-    // Diagonals (where the sentence would start) of the rarest units, a few thousand at most.
-    let count = 0;
-    for (const [k, v] of voters.entries()) {
-      if (k >= 2 && count + v.list.length > MAX_VOTES) break;
-      // A unit said everywhere votes at evenly spread places only (a text of one repeated word).
-      const stride = Math.max(1, Math.ceil(v.list.length / (MAX_VOTES / 2)));
-      for (let q = 0; q < v.list.length; q += stride) diagonals[count++] = v.list[q] - v.j;
-    }
-    const diag = diagonals.subarray(0, count).sort();
-    // Per diagonal, the votes within `slack` after it; the best few clusters, apart from each other.
-    const inWindow = new Int32Array(count);
-    for (let a = 0, b = 0; a < count; a++) {
-      while (b < count && diag[b] <= diag[a] + slack) b++;
-      inWindow[a] = b - a;
-    }
-    const best: number[] = [];
-    let top = 0;
-    for (let c = 0; c < CANDIDATES; c++) {
-      let bi = -1;
-      for (let a = 0; a < count; a++) {
-        if (inWindow[a] > 0 && (bi < 0 || inWindow[a] > inWindow[bi])) bi = a;
-      }
-      if (bi < 0) break;
-      if (c === 0) top = inWindow[bi];
-      else if (inWindow[bi] * 3 < top) break;
-      const d = diag[bi];
-      best.push(d);
-      for (let a = 0; a < count; a++) if (Math.abs(diag[a] - d) <= slack) inWindow[a] = 0;
-    }
     const out: Match[] = [];
-    for (const d of best) {
+    for (const d of bestDiagonals(voteDiagonals(a.spaceless, postings, s.units, buffer), slack)) {
       const lo = Math.max(0, d - slack);
       const hi = Math.min(T, d + n + 2 * slack);
-      const m = lcs(s.units, lo, hi);
+      const m = a.lcs(s.units, lo, hi);
       if (m && m.score > 0) out.push(m);
     }
     return out;
   });
+}
 
-  // The chain: candidates that move forward through the transcript, most score in all (Fenwick tree
-  // of the best total by stretch end).
-  const size = T + 2;
-  const treeVal = new Float64Array(size + 1);
-  const treeRef = new Int32Array(size + 1).fill(-1);
-  const refs: Array<{ s: number; c: number; prev: number }> = [];
-  const query = (pos: number): [number, number] => {
+/**
+ * Diagonals (where the sentence would start in the transcript) voted for by its rarest units, a few
+ * thousand at most, sorted; written into `buffer`.
+ */
+function voteDiagonals(
+  spaceless: boolean,
+  postings: Map<number, number[]>,
+  units: Unit[],
+  buffer: Int32Array,
+): Int32Array {
+  const voters = units
+    .map((_, j) => ({ j, list: postings.get(voteKey(spaceless, units, j)) ?? [] }))
+    .filter((v) => v.list.length > 0)
+    .sort((a, b) => a.list.length - b.list.length)
+    .slice(0, VOTERS);
+  let count = 0;
+  for (const [k, v] of voters.entries()) {
+    if (k >= 2 && count + v.list.length > MAX_VOTES) break;
+    // A unit said everywhere votes at evenly spread places only (a text of one repeated word).
+    const stride = Math.max(1, Math.ceil(v.list.length / (MAX_VOTES / 2)));
+    for (let q = 0; q < v.list.length; q += stride) buffer[count++] = v.list[q] - v.j;
+  }
+  return buffer.subarray(0, count).sort();
+}
+
+/**
+ * Per diagonal, the votes within `slack` after it; the best few clusters, apart from each other (a
+ * cluster with under a third of the best one's votes is not worth aligning).
+ */
+function bestDiagonals(diag: Int32Array, slack: number): number[] {
+  const count = diag.length;
+  const inWindow = new Int32Array(count);
+  for (let a = 0, b = 0; a < count; a++) {
+    while (b < count && diag[b] <= diag[a] + slack) b++;
+    inWindow[a] = b - a;
+  }
+  const best: number[] = [];
+  let top = 0;
+  for (let c = 0; c < CANDIDATES; c++) {
+    let bi = -1;
+    for (let a = 0; a < count; a++) {
+      if (inWindow[a] > 0 && (bi < 0 || inWindow[a] > inWindow[bi])) bi = a;
+    }
+    if (bi < 0) break;
+    if (c === 0) top = inWindow[bi];
+    else if (inWindow[bi] * 3 < top) break;
+    const d = diag[bi];
+    best.push(d);
+    for (let a = 0; a < count; a++) if (Math.abs(diag[a] - d) <= slack) inWindow[a] = 0;
+  }
+  return best;
+}
+
+/**
+ * Fenwick tree of the best chain total by stretch end: `query(pos)` gives the best total of a chain
+ * whose last stretch ends before `pos`, and that chain's last link (-1: none).
+ */
+class BestChains {
+  private readonly val: Float64Array;
+  private readonly ref: Int32Array;
+
+  constructor(private readonly size: number) {
+    this.val = new Float64Array(size + 1);
+    this.ref = new Int32Array(size + 1).fill(-1);
+  }
+
+  query(pos: number): [number, number] {
     let v = 0;
     let r = -1;
     for (let i = pos; i > 0; i -= i & -i) {
-      if (treeVal[i] > v) {
-        v = treeVal[i];
-        r = treeRef[i];
+      if (this.val[i] > v) {
+        v = this.val[i];
+        r = this.ref[i];
       }
     }
     return [v, r];
-  };
-  const update = (pos: number, v: number, r: number) => {
-    for (let i = pos; i <= size; i += i & -i) {
-      if (v > treeVal[i]) {
-        treeVal[i] = v;
-        treeRef[i] = r;
+  }
+
+  update(pos: number, v: number, r: number): void {
+    for (let i = pos; i <= this.size; i += i & -i) {
+      if (v > this.val[i]) {
+        this.val[i] = v;
+        this.ref[i] = r;
       }
     }
-  };
+  }
+}
+
+/** The chain: candidates that move forward through the transcript, most score in all. */
+function chainOf(candidates: Match[][], T: number): Array<Match | null> {
+  const tree = new BestChains(T + 2);
+  const refs: Array<{ s: number; c: number; prev: number }> = [];
   let bestTotal = 0;
   let bestRef = -1;
   candidates.forEach((cands, s) => {
+    // Entered once the sentence's candidates are all scored, so none of them follows another.
     const pending: Array<[number, number, number]> = [];
     cands.forEach((c, ci) => {
       // A stretch starting at unit `from` may follow a stretch ending before it (tree position = end + 1).
-      const [v, r] = query(c.from + 1);
+      const [v, r] = tree.query(c.from + 1);
       const total = v + c.score;
       refs.push({ s, c: ci, prev: r });
       pending.push([c.to + 1, total, refs.length - 1]);
@@ -286,29 +348,33 @@ export function alignSentences(
         bestRef = refs.length - 1;
       }
     });
-    for (const [pos, v, r] of pending) update(pos + 1, v, r);
+    for (const [pos, v, r] of pending) tree.update(pos + 1, v, r);
   });
-  const chosen: Array<Match | null> = sentences.map(() => null);
+  const chosen: Array<Match | null> = candidates.map(() => null);
   for (let r = bestRef; r >= 0; r = refs[r].prev) chosen[refs[r].s] = candidates[refs[r].s][refs[r].c];
-  const neighbour = (s: number, step: 1 | -1) => nearestStretch(chosen, s, step);
+  return chosen;
+}
 
-  // Sentences without a stretch: looked for in the gap their neighbours leave.
+/** Sentences without a stretch: looked for in the gap their neighbours leave, window by window. */
+function searchGaps(a: Alignment, chosen: Array<Match | null>): void {
+  const T = a.tUnits.length;
   let floor = 0;
-  for (let s = 0; s < sentences.length; s++) {
+  for (let s = 0; s < a.sentences.length; s++) {
     const here = chosen[s];
     if (here) {
       floor = here.to + 1;
       continue;
     }
-    const ceil = neighbour(s, 1)?.from ?? T;
+    const ceil = nearestStretch(chosen, s, 1)?.from ?? T;
     if (ceil <= floor) continue;
-    const units = sentences[s].units;
+    const units = a.sentences[s].units;
     const slack = slackOf(units.length);
     const width = units.length + 2 * slack;
     let best: Match | null = null;
+    // Only the first GAP_SCAN units of a long gap, so one sentence costs a bounded number of windows.
     const stop = Math.min(ceil, floor + GAP_SCAN);
     for (let lo = floor; lo < stop; lo += slack) {
-      const m = lcs(units, lo, Math.min(ceil, lo + width));
+      const m = a.lcs(units, lo, Math.min(ceil, lo + width));
       if (m && m.score > 0 && (!best || m.score > best.score)) best = m;
       if (lo + width >= ceil) break;
     }
@@ -317,29 +383,34 @@ export function alignSentences(
       floor = best.to + 1;
     }
   }
+}
 
-  // Each stretch aligned once more in a wider window that stays between its neighbours' stretches (a
-  // candidate window can cut a sentence short where its rarest words also occur just before it).
+/**
+ * Each stretch not yet fully matched aligned once more in a wider window that stays between its
+ * neighbours' stretches (a candidate window can cut a sentence short where its rarest words also
+ * occur just before it).
+ */
+function widenStretches(a: Alignment, chosen: Array<Match | null>): void {
+  const T = a.tUnits.length;
   let after = 0;
-  for (let s = 0; s < sentences.length; s++) {
+  for (let s = 0; s < a.sentences.length; s++) {
     const here = chosen[s];
     if (!here) continue;
-    if (here.matched >= sentences[s].total) {
+    if (here.matched >= a.sentences[s].total) {
       after = here.to + 1;
       continue;
     }
-    const before = neighbour(s, 1)?.from ?? T;
-    const n = sentences[s].units.length;
+    const before = nearestStretch(chosen, s, 1)?.from ?? T;
+    const n = a.sentences[s].units.length;
     const slack = slackOf(n);
-    const wider = lcs(
-      sentences[s].units,
+    const wider = a.lcs(
+      a.sentences[s].units,
       Math.max(after, here.from - n - slack),
       Math.min(before, here.to + 1 + n + slack),
     );
     if (wider && wider.score > here.score) chosen[s] = wider;
     after = (chosen[s] as Match).to + 1;
   }
-  return chosen;
 }
 
 /** The stretch of the nearest sentence before (step -1) or after (step 1) sentence `s` that has one. */
