@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { jest } from "@jest/globals";
 import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
-import { browserStack } from "../support/browser.ts";
+import { browserStack, editTranscript } from "../support/browser.ts";
 import { insertJob } from "../support/db.ts";
 import type { TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
@@ -133,6 +133,10 @@ describe.each(LANGUAGES)("%s", (lang) => {
     await page.getByTestId("ws-fidelity-figure").waitFor();
     const workspace = await seriousViolations(page);
     if (workspace.length) found["job page (logged in)"] = workspace;
+    // It opens in the read view (the words); its lines as fields, in Edit, too.
+    await editTranscript(page);
+    const editing = await seriousViolations(page);
+    if (editing.length) found["job page, Edit (logged in)"] = editing;
 
     // The mobile layout with the menu open.
     await page.setViewportSize({ width: 390, height: 844 });

@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { OfflineCorrectionEngine } from "../../services/text-worker/src/correction/index.ts";
 import { heardSpeakers } from "../../services/text-worker/src/handlers/correct.ts";
-import { browserStack } from "../support/browser.ts";
+import { browserStack, editTranscript } from "../support/browser.ts";
 import { insertJob } from "../support/db.ts";
 import { createUser } from "../support/pipeline.ts";
 
@@ -79,6 +79,7 @@ it("edits of the transcript reach the interview text; a hand-edited turn is the 
   await page.goto(`${t.url}/en/transcriptions/${jobId}`);
   await syncState(page, "in-sync");
   const before = paragraphs(await interview(page));
+  await editTranscript(page);
 
   // A word fixed in a line of an answer: that turn only, within 60 s.
   const started = Date.now();

@@ -13,7 +13,7 @@ import { createObjectStore } from "@kikitori/shared/server";
 import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
-import { browserStack } from "../support/browser.ts";
+import { browserStack, editTranscript } from "../support/browser.ts";
 import { insertJob } from "../support/db.ts";
 import type { TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
@@ -91,7 +91,8 @@ it("saves selected words as a quote, plays and copies it; inserts timestamps; Ct
   });
   expect(await page.getByTestId("ws-quote-save").isDisabled()).toBe(true);
 
-  // Select "a small garage" in Ben's line with the keyboard, then Save quote.
+  // Select "a small garage" in Ben's line (its text field, in Edit) with the keyboard, then Save quote.
+  await editTranscript(page);
   const line = page.getByTestId("ws-segment-text").nth(2);
   await line.click();
   await line.evaluate((el) => {

@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
 import { apiCall } from "../support/api.ts";
-import { browserStack } from "../support/browser.ts";
+import { browserStack, editTranscript } from "../support/browser.ts";
 import { insertJob } from "../support/db.ts";
 import type { TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
@@ -165,13 +165,14 @@ it("job page read view: a click on a word plays from it, the word playing is mar
   await page.waitForURL(`${t.url}/en/transcription`);
   await page.goto(`${t.url}/en/transcriptions/${jobId}`);
 
-  // Editing is the view at first (fields, no words); the read view shows the words.
-  await page.getByTestId("ws-segment-text").first().waitFor();
-  expect(await page.locator("textarea.ws-segment-text").count()).toBe(3);
-  expect(await page.getByTestId("ws-word").count()).toBe(0);
-  await page.getByTestId("ws-view-read").click();
-  expect(await page.getByTestId("ws-view-read").getAttribute("aria-pressed")).toBe("true");
+  // Reading is the view at first (words, no fields, no split buttons); the switch says so by name and
+  // pressed state, Edit one click away.
   await page.getByTestId("ws-word").first().waitFor();
+  expect(await page.locator("textarea.ws-segment-text").count()).toBe(0);
+  expect(await page.getByTestId("ws-split").count()).toBe(0);
+  const viewSwitch = page.getByRole("group", { name: en.job.view });
+  await viewSwitch.getByRole("button", { name: en.job.viewRead, pressed: true }).waitFor();
+  await viewSwitch.getByRole("button", { name: en.job.viewEdit, pressed: false }).waitFor();
   expect(await page.getByTestId("ws-segment-text").allTextContents()).toEqual(SEGMENTS.map((s) => s.text));
   const words = await shownWords(page);
   expect(words.slice(0, 6).map((w) => [w.text, w.start, w.end])).toEqual(
@@ -209,7 +210,9 @@ it("job page read view: a click on a word plays from it, the word playing is mar
   expect(await markedWords(page)).toEqual(["of"]);
 
   // Editing works as before; once saved, the line's words are the server's (estimated for the new text).
-  await page.getByTestId("ws-view-edit").click();
+  await editTranscript(page);
+  expect(await page.locator("textarea.ws-segment-text").count()).toBe(3);
+  expect(await page.getByTestId("ws-word").count()).toBe(0);
   await page.getByTestId("ws-segment-text").nth(0).fill("So how did your bakery begin?");
   await page.locator('[data-testid="ws-save-state"][data-state="saved"]').waitFor();
   await page.getByTestId("ws-view-read").click();
@@ -221,9 +224,14 @@ it("job page read view: a click on a word plays from it, the word playing is mar
   expect(
     await line.getByTestId("ws-word").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-start")))),
   ).toEqual(first.words.map((w) => w.start));
-  // The view chosen is kept for the next visit.
+  // The view chosen is kept for the next visit: Edit, once chosen, wins over the read view.
   await page.reload();
   await page.getByTestId("ws-word").first().waitFor();
+  await editTranscript(page);
+  await page.reload();
+  await page.locator("textarea.ws-segment-text").first().waitFor();
+  expect(await page.getByTestId("ws-view-edit").getAttribute("aria-pressed")).toBe("true");
+  expect(await page.getByTestId("ws-word").count()).toBe(0);
   await ctx.close();
 });
 

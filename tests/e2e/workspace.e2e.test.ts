@@ -15,7 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { parseSync } from "subtitle";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
 import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
-import { browserStack } from "../support/browser.ts";
+import { browserStack, editTranscript } from "../support/browser.ts";
 import { insertJob } from "../support/db.ts";
 import type { TestGateway } from "../support/gateway.ts";
 import { createUser, upload } from "../support/pipeline.ts";
@@ -169,6 +169,7 @@ it("library → job page → seek, play along, edit, export, conflict, versions,
     "tx-speaker-",
     "",
   );
+  await editTranscript(page);
   const firstText = page.getByTestId("ws-segment-text").first();
   await firstText.fill("Welcome to the Kikitori workspace test.");
   // Give the first turn to Dr. Tanaka (a drop-down on the turn: the interviewee's id).
@@ -297,6 +298,7 @@ it("after the audio expired the page says so and the texts stay editable", async
   await page.goto(`${t.url}/en/transcriptions/${jobId}`);
   await page.getByTestId("ws-audio-gone").waitFor();
   expect(await page.getByTestId("ws-audio").count()).toBe(0);
+  await editTranscript(page);
   await page.getByTestId("ws-segment-text").first().fill("Hello again.");
   await waitSaved(page);
   expect((await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } })).transcription).toBe("Hello again.");

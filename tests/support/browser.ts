@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, chromium, type LaunchOptions } from "playwright-core";
+import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
 import { freePort, type ServiceProcess, startLocalBilling, stopService } from "../infra/service-process.ts";
 import { startTestGateway, type TestGateway } from "./gateway.ts";
 import { startWorker } from "./pipeline.ts";
@@ -65,4 +65,15 @@ export function browserStack(opts: { workers?: boolean; billing?: boolean; brows
     rmSync(noModels, { recursive: true, force: true });
   });
   return stack;
+}
+
+/**
+ * On the job page (which opens in the read view, the words to click): switches the transcript to
+ * Edit, as a user does with the Read / Edit switch, and waits for the lines' text fields.
+ */
+export async function editTranscript(page: Page): Promise<void> {
+  const edit = page.getByTestId("ws-view-edit");
+  await edit.click();
+  await page.locator('[data-testid="ws-view-edit"][aria-pressed="true"]').waitFor();
+  await page.locator("textarea.ws-segment-text").first().waitFor();
 }

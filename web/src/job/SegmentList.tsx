@@ -233,7 +233,7 @@ export function SegmentList({
         : c === "speaker"
           ? hasSpeaker && editable && speakers.length > 1
           : c === "split"
-            ? !!onSplit && editable
+            ? !!onSplit && editable && !plainText
             : !plainText,
     onEnterTime: canSeek ? (i) => (onPlay ?? onSeek)(segments[i].start) : undefined,
   });

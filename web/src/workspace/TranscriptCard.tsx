@@ -12,13 +12,13 @@ import type { JobEditor } from "./useJobEditor.ts";
 type TranscriptView = "edit" | "read";
 const VIEW_KEY = "kikitori.transcriptView";
 
-/** The view the user chose last in this browser (editing when none). */
+/** The view the user chose last in this browser (reading when none: listening first, editing one click away). */
 function useTranscriptView(): [TranscriptView, (view: TranscriptView) => void] {
   const [view, setView] = useState<TranscriptView>(() => {
     try {
-      return globalThis.localStorage?.getItem(VIEW_KEY) === "read" ? "read" : "edit";
+      return globalThis.localStorage?.getItem(VIEW_KEY) === "edit" ? "edit" : "read";
     } catch {
-      return "edit";
+      return "read";
     }
   });
   const choose = (next: TranscriptView) => {
@@ -53,8 +53,9 @@ function ViewSwitch({ view, onView }: { view: TranscriptView; onView: (view: Tra
 
 /**
  * The job page's transcript card: the timed lines (editable, following the audio) or the plain
- * transcript when there are no lines, a failed split, and the quotes. A finished job's lines are
- * fields to edit or (the read view, the only one otherwise) words to read along and click.
+ * transcript when there are no lines, a failed split, and the quotes. A finished job's lines open as
+ * words to read along and click (the read view, the only one otherwise); the Edit switch turns them
+ * into fields to edit, with the split buttons (the choice is remembered in this browser).
  */
 export function TranscriptCard({
   snap,
