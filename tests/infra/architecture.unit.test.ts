@@ -5,6 +5,7 @@
 // subpaths resolved through services/shared/package.json's exports).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const DIRS = [
@@ -169,4 +170,50 @@ it("keeps database queries out of the gateway's route files (they go through rep
     "services/gateway/src/workspace/repository.ts",
     "services/shared/src/server/db.ts",
   ]);
+});
+
+/** Functions (declarations, methods, arrows, function expressions) of a source longer than `max` lines. */
+function longFunctions(file: string, max: number): string[] {
+  const text = readFileSync(file, "utf8");
+  const kind = file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const out: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const from = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+      const to = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
+      if (to - from + 1 > max) out.push(`${rel(file)}:${from + 1} (${to - from + 1} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+it("has no function over 120 lines in the services and the web app", () => {
+  const files = [...graph.keys()].filter((f) => /\.(ts|tsx)$/.test(f));
+  expect(files.flatMap((f) => longFunctions(f, 120))).toEqual([]);
+  // The check does see a long function.
+  const probe = path.join(root, "services/shared/src/server/job-lifecycle.ts");
+  expect(longFunctions(probe, 10).length).toBeGreaterThan(0);
+});
+
+it("cites no issue numbers in code, tests, SQL or styles (comments say the reason in their own words)", () => {
+  const walk = (dir: string, out: string[] = []): string[] => {
+    for (const name of readdirSync(dir)) {
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) {
+        if (!["generated", "node_modules", "dist"].includes(name)) walk(p, out);
+      } else if (/\.(ts|tsx|mjs|sql|css)$/.test(name)) out.push(p);
+    }
+    return out;
+  };
+  const files = ["services", "web/src", "tests", "scripts", "prisma"].flatMap((d) =>
+    existsSync(path.join(root, d)) ? walk(path.join(root, d)) : [],
+  );
+  const citing = /(?:issue|task|ticket)\s*#\d+|\(#\d+(?:,\s*#?\d+)*(?:\s+items?\s[\d, ]+)?\)/i;
+  const self = path.join(root, "tests/infra/architecture.unit.test.ts");
+  expect(files.filter((f) => f !== self && citing.test(readFileSync(f, "utf8"))).map(rel)).toEqual([]);
+  expect(citing.test("// see issue #22")).toBe(true);
+  expect(citing.test("// (#26 items 1, 4)")).toBe(true);
 });
