@@ -2,9 +2,9 @@
 // the thread it runs on and cannot be aborted, so the work runs here: the worker's event loop stays
 // free, and cancel, time-outs and shutdown kill this process. The model is loaded once per process.
 //
-// Protocol (IPC): the parent sends {type:"run", id, wavPath, language, prompt, detectOnly}; the child
-// answers {type:"result", id, segments, language} or {type:"error", id, message}. At start it sends
-// {type:"ready", info} or {type:"fatal", message} and exits.
+// Protocol (IPC, ModelProcess's): the parent sends {type:"run", id, wavPath, language, prompt,
+// detectOnly}; the child answers {type:"result", id, value: {segments, language}} or {type:"error", id,
+// message}. At start it sends {type:"ready", info} or {type:"fatal", message} and exits.
 import { readFile } from "node:fs/promises";
 import { Whisper, WhisperFullParams, WhisperSamplingStrategy } from "@napi-rs/whisper";
 import { readWavMono16k } from "../wav.ts";
@@ -92,7 +92,7 @@ async function run(msg: RunMessage) {
 process.on("message", (msg: RunMessage) => {
   if (msg?.type !== "run") return;
   run(msg).then(
-    (r) => send({ type: "result", id: msg.id, ...r }),
+    (r) => send({ type: "result", id: msg.id, value: r }),
     (err) => send({ type: "error", id: msg.id, message: (err as Error).message }),
   );
 });

@@ -1,8 +1,7 @@
-import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { AppError } from "@kikitori/shared";
-import { CHILD_EXEC_ARGV, childModule } from "../diarization/child.ts";
+import { childModule } from "../diarization/child.ts";
+import { ModelProcess } from "./model-process.ts";
 import type { EngineResult, TranscribeOptions, TranscriptionEngine } from "./port.ts";
 
 const CHILD = childModule("whisper-child", import.meta.url);
@@ -22,141 +21,40 @@ export interface WhisperEngineOptions {
   maxTokens?: number;
 }
 
-interface ChildMessage {
-  type: "ready" | "fatal" | "result" | "error";
-  id?: number;
-  message?: string;
-  segments?: EngineResult["segments"];
-  language?: string | null;
-  info?: { multilingual: boolean };
-}
+type WhisperRequest = { wavPath: string; language: string; prompt?: string; detectOnly?: boolean };
+type WhisperAnswer = { segments: EngineResult["segments"]; language: string | null };
 
-interface Pending {
-  id: number;
-  resolve: (r: { segments: EngineResult["segments"]; language: string | null }) => void;
-  reject: (err: Error) => void;
-}
-
-/** One forked whisper-child process with its model loaded; runs one request at a time. */
+/** One forked whisper-child process with its model loaded (ModelProcess), taken by one request at a time. */
 class WhisperProcess {
-  private child: ChildProcess | null = null;
-  private ready: Promise<void> | null = null;
-  private pending: Pending | null = null;
-  private nextId = 1;
+  private readonly process: ModelProcess<WhisperRequest, WhisperAnswer>;
   busy = false;
   /** What the loaded model is (multilingual or English-only), once loaded. */
   info: { multilingual: boolean } | null = null;
 
-  constructor(private readonly opts: WhisperEngineOptions) {}
-
-  private start(): Promise<void> {
-    const child = fork(CHILD, [], {
-      execArgv: [...CHILD_EXEC_ARGV],
+  constructor(opts: WhisperEngineOptions) {
+    this.process = new ModelProcess({
+      module: CHILD,
       env: {
-        ...process.env,
-        WHISPER_CHILD_MODEL: this.opts.modelPath,
-        WHISPER_CHILD_THREADS: String(this.opts.threads),
-        WHISPER_CHILD_MAX_TOKENS: String(this.opts.maxTokens ?? 0),
+        WHISPER_CHILD_MODEL: opts.modelPath,
+        WHISPER_CHILD_THREADS: String(opts.threads),
+        WHISPER_CHILD_MAX_TOKENS: String(opts.maxTokens ?? 0),
       },
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      serialization: "advanced",
-    });
-    this.child = child;
-    let stderr = "";
-    child.stderr?.on("data", (b: Buffer) => {
-      stderr = (stderr + b.toString()).slice(-4000);
-    });
-    return new Promise<void>((resolve, reject) => {
-      child.on("message", (msg: ChildMessage) => {
-        if (msg.type === "ready") {
-          this.info = msg.info ?? null;
-          resolve();
-        } else if (msg.type === "fatal") reject(new Error(msg.message));
-        else if ((msg.type === "result" || msg.type === "error") && this.pending && this.pending.id === msg.id) {
-          const p = this.pending;
-          this.pending = null;
-          if (msg.type === "result") p.resolve({ segments: msg.segments ?? [], language: msg.language ?? null });
-          else p.reject(new Error(`whisper: ${msg.message}`));
-        }
-      });
-      child.on("exit", (code, signal) => {
-        const why = `whisper process ended (${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`;
-        reject(new Error(why));
-        if (this.child !== child) return; // killed on purpose: kill() settled everything already
-        this.child = null;
-        this.ready = null;
-        const p = this.pending;
-        this.pending = null;
-        p?.reject(new AppError("TRANSCRIPTION_FAILED", why, { retryable: true }));
-      });
+      label: "whisper",
+      timeoutMs: opts.timeoutMs,
     });
   }
 
   /** Loads the model (once per process life). */
   async ensureReady(): Promise<void> {
-    if (!this.ready) {
-      this.ready = this.start();
-      this.ready.catch(() => {
-        this.ready = null;
-      });
-    }
-    await this.ready;
+    this.info = ((await this.process.ensureReady()) as { multilingual: boolean } | undefined) ?? null;
   }
 
-  async run(
-    req: { wavPath: string; language: string; prompt?: string; detectOnly?: boolean },
-    signal?: AbortSignal,
-  ): Promise<{ segments: EngineResult["segments"]; language: string | null }> {
-    await this.ensureReady();
-    const child = this.child;
-    if (!child) throw new AppError("TRANSCRIPTION_FAILED", "whisper process not running", { retryable: true });
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(
-          new AppError("TRANSCRIPTION_FAILED", `whisper took longer than ${this.opts.timeoutMs} ms on one chunk`, {
-            retryable: true,
-          }),
-        );
-        this.kill();
-      }, this.opts.timeoutMs);
-      const onAbort = () => {
-        reject(new AppError("TRANSCRIPTION_FAILED", "transcription cancelled", { retryable: true }));
-        this.kill();
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      this.pending = {
-        id,
-        resolve: (r) => {
-          done();
-          resolve(r);
-        },
-        reject: (e) => {
-          done();
-          reject(e);
-        },
-      };
-      child.send({ type: "run", id, ...req });
-    });
+  run(req: WhisperRequest, signal?: AbortSignal): Promise<WhisperAnswer> {
+    return this.process.run(req, signal);
   }
 
-  /**
-   * Stops the work now (SIGKILL: native code cannot be interrupted any other way). The process is
-   * forgotten at once, so the next request starts a fresh one instead of talking to a dying one.
-   */
   kill(): void {
-    const child = this.child;
-    this.child = null;
-    this.ready = null;
-    const p = this.pending;
-    this.pending = null;
-    child?.kill("SIGKILL");
-    p?.reject(new AppError("TRANSCRIPTION_FAILED", "whisper process stopped", { retryable: true }));
+    this.process.kill();
   }
 }
 
