@@ -32,6 +32,9 @@ export default {
       ...common,
       displayName: "integration",
       testMatch: ["<rootDir>/**/*.int.test.ts"],
+      // Real servers start in the hooks (a gateway, a database per test file): on a loaded machine that
+      // takes longer than jest's 5 s default. A guard against hangs, not a time assertion.
+      testTimeout: 30_000,
       globalSetup: "<rootDir>/tests/support/global-setup.ts",
       globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
     },
@@ -39,6 +42,7 @@ export default {
       ...common,
       displayName: "e2e",
       testMatch: ["<rootDir>/tests/e2e/**/*.e2e.test.ts"],
+      testTimeout: 30_000,
       globalSetup: "<rootDir>/tests/support/global-setup.ts",
       globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
     },
