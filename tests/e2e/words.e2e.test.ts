@@ -187,10 +187,11 @@ it("job page read view: a click on a word plays from it, the word playing is mar
   expect(words.some((w) => w.marked)).toBe(false);
 
   // Words are not Tab stops: each line keeps one.
-  const stops = await page.$$eval('[data-testid="ws-segment"]', (rows) =>
-    rows.map((r) => Array.from(r.querySelectorAll<HTMLElement>("*")).filter((e) => e.tabIndex >= 0).length),
-  );
-  expect(stops).toEqual([1, 1, 1]);
+  const tabStops = () =>
+    page.$$eval('[data-testid="ws-segment"]', (rows) =>
+      rows.map((r) => Array.from(r.querySelectorAll<HTMLElement>("*")).filter((e) => e.tabIndex >= 0).length),
+    );
+  expect(await tabStops()).toEqual([1, 1, 1]);
 
   // A click on a word: the player jumps to its start and plays; the word is marked.
   await readyAudio(page, "ws-audio");
@@ -215,9 +216,13 @@ it("job page read view: a click on a word plays from it, the word playing is mar
   expect(await page.getByTestId("ws-word").count()).toBe(0);
   await page.getByTestId("ws-segment-text").nth(0).fill("So how did your bakery begin?");
   await page.locator('[data-testid="ws-save-state"][data-state="saved"]').waitFor();
+  // The split buttons are Edit's: last used there, each line still keeps one Tab stop in Read.
+  await page.getByTestId("ws-split").nth(1).focus();
   await page.getByTestId("ws-view-read").click();
   const line = page.getByTestId("ws-segment").nth(0);
   await line.locator('[data-testid="ws-word"][data-approximate="true"]').first().waitFor();
+  expect(await page.getByTestId("ws-split").count()).toBe(0);
+  expect(await tabStops()).toEqual([1, 1, 1]);
   expect(await line.getByTestId("ws-word").allTextContents()).toEqual(["So", "how", "did", "your", "bakery", "begin?"]);
   const saved = await t.db.transcriptionJob.findUniqueOrThrow({ where: { id: jobId } });
   const first = (saved.segments as Array<{ words: Array<{ start: number }> }>)[0];
