@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The job page with a long transcript in headless Chromium, measured (a script, not a test):
-//   npx tsx tests/e2e/bench-words.ts            (BENCH_WORDS=20000, BENCH_MOVES=60; TEST_WEB_DIST_DIR)
+//   npm run bench:words                        (BENCH_WORDS=20000, BENCH_MOVES=60; TEST_WEB_DIST_DIR)
 // A finished job of BENCH_WORDS words (lines of 4 to 19 words, 0.3 s a word, the engine's word times)
 // with a silent recording as long, on a real gateway. Measured:
 //   1. opening the job page: navigation → every line shown, in the edit view (fields) and the read
@@ -15,12 +15,12 @@ import os from "node:os";
 import path from "node:path";
 import { createObjectStore, ffmpegPath } from "@kikitori/shared/server";
 import type { Page } from "playwright-core";
-import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
-import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
-import { launchBrowser } from "../support/browser.ts";
-import { insertJob, insertVerifiedUser } from "../support/db.ts";
-import { startTestGateway } from "../support/gateway.ts";
-import { startS3Standin } from "../support/global-setup.ts";
+import { hashPassword } from "../services/gateway/src/auth/passwords.ts";
+import { loadGatewayConfig } from "../services/gateway/src/config.ts";
+import { launchBrowser } from "../tests/support/browser.ts";
+import { insertJob, insertVerifiedUser } from "../tests/support/db.ts";
+import { startTestGateway } from "../tests/support/gateway.ts";
+import { startS3Standin } from "../tests/support/global-setup.ts";
 
 const WORDS = Number(process.env.BENCH_WORDS ?? 20_000);
 const MOVES = Number(process.env.BENCH_MOVES ?? 60);
