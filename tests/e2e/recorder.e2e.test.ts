@@ -11,6 +11,7 @@ import { jest } from "@jest/globals";
 import { ffmpegPath } from "@kikitori/shared/server";
 import type { Browser, Page } from "playwright-core";
 import { hashPassword } from "../../services/gateway/src/auth/passwords.ts";
+import { apiCall } from "../support/api.ts";
 import { browserStack } from "../support/browser.ts";
 import type { TestGateway } from "../support/gateway.ts";
 import { createUser } from "../support/pipeline.ts";
@@ -56,7 +57,7 @@ async function loggedIn() {
   await page.getByTestId("login-password").fill("a long enough password");
   await page.getByTestId("login-submit").click();
   await page.waitForURL(`${t.url}/en/transcription`);
-  return { ctx, page, uid: user.uid };
+  return { ctx, page, uid: user.uid, token: user.token };
 }
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -229,7 +230,7 @@ it("a reload mid-recording keeps what was recorded and offers to transcribe it",
   await ctx.close();
 });
 
-it("Resume recording adds a part of its own; Discard forgets the recording", async () => {
+it("Resume recording adds a part; the parts are joined into the whole recording; Discard forgets it", async () => {
   const { ctx, page } = await loggedIn();
   await button(page, "Record audio").click();
   await button(page, "Record").click();
@@ -249,11 +250,15 @@ it("Resume recording adds a part of its own; Discard forgets the recording", asy
 
   const review = page.getByTestId("rec-review");
   await review.waitFor();
+  // The whole recording (the two parts joined) comes first and is chosen; each part stays choosable.
   const radios = review.getByRole("radio");
-  expect(await radios.count()).toBe(2);
-  expect(await radios.nth(1).isChecked()).toBe(true);
-  expect(await review.textContent()).toMatch(/Recording \d{4}-\d\d-\d\d \d\d-\d\d \(2\)\.webm/);
-  expect(await page.getByTestId("rec-audio").count()).toBe(2);
+  expect(await radios.count()).toBe(3);
+  expect(await radios.nth(0).isChecked()).toBe(true);
+  expect(await radios.nth(0).evaluate((r) => r.closest("label")?.textContent)).toMatch(/^Whole recording \(/);
+  const text = (await review.textContent()) ?? "";
+  expect(text).toMatch(/Recording \d{4}-\d\d-\d\d \d\d-\d\d\.webm/);
+  expect(text).toMatch(/Recording \d{4}-\d\d-\d\d \d\d-\d\d \(2\)\.webm/);
+  expect(await page.getByTestId("rec-audio").count()).toBe(3);
   expect((await keptInBrowser(page))[0]).toMatchObject({ state: "stopped", parts: 2 });
   expect(await axeViolations(page)).toEqual([]);
 
@@ -264,6 +269,52 @@ it("Resume recording adds a part of its own; Discard forgets the recording", asy
   await button(page, "Record audio").click();
   await button(page, "Record").waitFor();
   expect(await page.getByTestId("rec-kept").count()).toBe(0);
+  await ctx.close();
+});
+
+it("a recording resumed after a reload is transcribed as one job of its whole length", async () => {
+  const { ctx, page, token } = await loggedIn();
+  await button(page, "Record audio").click();
+  await button(page, "Record").click();
+  await waitElapsed(page, 5);
+  // The crash: the page goes away mid-recording.
+  page.on("dialog", (d) => void d.accept());
+  await page.reload();
+  await page.getByTestId("rec-kept").waitFor();
+  await button(page, "Resume recording").click();
+  await page.getByTestId("rec-live").waitFor();
+  await waitElapsed(page, 11);
+  await button(page, "Stop").click();
+  await page.getByTestId("rec-review").waitFor();
+  const shown = await elapsed(page);
+
+  // The joined recording plays back past the first part's end.
+  const playable = await page.evaluate(async () => {
+    const a = document.querySelector('[data-testid="rec-audio"]') as HTMLAudioElement;
+    a.muted = true;
+    await a.play();
+    a.currentTime = 7;
+    await new Promise((r) => setTimeout(r, 600));
+    a.pause();
+    return a.currentTime;
+  });
+  expect(playable).toBeGreaterThan(7);
+
+  await button(page, "Transcribe recording").click();
+  await transcriptText(page);
+  await page.locator('[data-testid="tx-progress"][data-phase="complete"]').waitFor({ timeout: 150_000 });
+  const list = await apiCall(t, token, "/api/transcriptions");
+  expect(list.status).toBe(200);
+  const jobs = list.body.jobs as { jobId: string }[];
+  expect(jobs).toHaveLength(1);
+  const job = await apiCall(t, token, `/api/transcriptions/${jobs[0]!.jobId}`);
+  expect(job.body.status).toBe("completed");
+  expect(job.body.originalName).toMatch(/^Recording \d{4}-\d\d-\d\d \d\d-\d\d\.webm$/);
+  // Both parts, one job: about the time the recorder showed (each part ends within its last second).
+  expect(job.body.durationSeconds).toBeGreaterThan(shown - 2);
+  expect(job.body.durationSeconds).toBeLessThan(shown + 2);
+  expect(await keptInBrowser(page)).toEqual([]);
+  expect(await page.getByTestId("rec-review").textContent()).toMatch(/sent for transcription/);
   await ctx.close();
 });
 

@@ -275,6 +275,7 @@ function Review({
   const lang = useLang();
   const allSent = takes.every((tk) => tk.sent);
   const several = takes.length > 1;
+  const joined = takes.some((tk) => tk.whole);
   return (
     <div className="rec-panel rec-review" data-testid="rec-review">
       <p className="rec-status">
@@ -283,7 +284,9 @@ function Review({
           {formatClock(elapsed, lang, { padMinutes: true })}
         </span>
       </p>
-      {several ? <p className="hint">{t("transcription.recorder.partsHint")}</p> : null}
+      {several ? (
+        <p className="hint">{joined ? t("transcription.recorder.wholeHint") : t("transcription.recorder.partsHint")}</p>
+      ) : null}
       <ul className="rec-takes">
         {takes.map((take, i) => (
           <li key={take.url} className={i === selected ? "rec-take chosen" : "rec-take"}>
@@ -296,10 +299,14 @@ function Review({
                   onChange={() => onSelect(i)}
                   disabled={disabled}
                 />
-                {t("transcription.recorder.part", {
-                  number: i + 1,
-                  length: formatClock(take.seconds, lang, { padMinutes: true }),
-                })}
+                {take.whole
+                  ? t("transcription.recorder.whole", {
+                      length: formatClock(take.seconds, lang, { padMinutes: true }),
+                    })
+                  : t("transcription.recorder.part", {
+                      number: take.number,
+                      length: formatClock(take.seconds, lang, { padMinutes: true }),
+                    })}
               </label>
             ) : null}
             {/* biome-ignore lint/a11y/useMediaCaption: the user's own recording has no captions yet */}

@@ -1,20 +1,27 @@
 /**
  * The recorder's state: a kept recording offered on load, recording with pauses, the parts to play back
- * and transcribe. Each Record or Resume recording is one recorder session, kept as its own part.
+ * and transcribe. Each Record or Resume recording is one recorder session, kept as its own part; parts
+ * in WebM are joined into the whole recording, which is what is transcribed unless a part is chosen.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { fileTypeFor, nearLimit, pickMimeType, recordingFileName, totalSeconds } from "./recording.ts";
+import { extensionFor, fileTypeFor, nearLimit, pickMimeType, recordingFileName, totalSeconds } from "./recording.ts";
 import { holdRecordingLock, type KeptRecording, RecordingStore } from "./recordingStore.ts";
 import { canRecord, type RecorderProblem, RecorderSession, RecorderStartError } from "./session.ts";
+import { joinWebm } from "./webm-join.ts";
 
 export type RecorderPhase = "loading" | "idle" | "kept" | "starting" | "recording" | "paused" | "stopped";
 
 /** What the recorder tells the user besides its phase. */
 export type RecorderNotice = RecorderProblem | "limitReached" | "keepFailed";
 
-/** One part ready to play back and transcribe. */
+/** One part, or the whole recording (its parts joined), ready to play back and transcribe. */
 export interface Take {
+  /** The part's number in the store; -1 for the whole recording. */
   index: number;
+  /** The parts joined into one file. */
+  whole: boolean;
+  /** 1-based, as shown ("Part 2"). */
+  number: number;
   file: File;
   url: string;
   seconds: number;
@@ -22,14 +29,32 @@ export interface Take {
   sent: boolean;
 }
 
-function makeTakes(rec: KeptRecording, blobs: { index: number; blob: Blob }[], label: string): Take[] {
+/**
+ * The parts to play back and transcribe; with several WebM parts that join, the whole recording first
+ * (named without a part number). Ogg and MP4 parts, and parts that do not join, stay parts only.
+ */
+async function makeTakes(rec: KeptRecording, blobs: { index: number; blob: Blob }[], label: string): Promise<Take[]> {
   const several = blobs.length > 1;
-  return blobs.map(({ index, blob }, i) => {
-    const name = recordingFileName(label, new Date(rec.startedAt), rec.mimeType, several ? i + 1 : undefined);
-    const file = new File([blob], name, { type: fileTypeFor(rec.mimeType), lastModified: Date.now() });
+  const type = fileTypeFor(rec.mimeType);
+  const take = (index: number, number: number, data: BlobPart, name: string, seconds: number): Take => {
+    const file = new File([data], name, { type, lastModified: Date.now() });
+    return { index, whole: index < 0, number, file, url: URL.createObjectURL(file), seconds, sent: false };
+  };
+  const nameOf = (part?: number) => recordingFileName(label, new Date(rec.startedAt), rec.mimeType, part);
+  const parts = blobs.map(({ index, blob }, i) => {
     const seconds = (rec.parts.find((p) => p.index === index)?.durationMs ?? 0) / 1000;
-    return { index, file, url: URL.createObjectURL(file), seconds, sent: false };
+    return take(index, i + 1, blob, nameOf(several ? i + 1 : undefined), seconds);
   });
+  if (!several || extensionFor(rec.mimeType) !== "webm") return parts;
+  const joined = joinWebm(await Promise.all(blobs.map(({ blob }) => blob.arrayBuffer())));
+  if (!joined) return parts;
+  const seconds = parts.reduce((sum, p) => sum + p.seconds, 0);
+  return [take(-1, 0, joined, nameOf(), seconds), ...parts];
+}
+
+/** The take chosen at first: the whole recording when there is one, else the last part. */
+function firstChoice(takes: Take[]): number {
+  return takes[0]?.whole ? 0 : Math.max(0, takes.length - 1);
 }
 
 function newRecording(): KeptRecording {
@@ -115,7 +140,7 @@ export function useRecorder(fileLabel: string, maxUploadBytes: number) {
             session.current = null;
             const durationMs = s.elapsedMs();
             void takesAfterStop(store.current, rec, { part, durationMs, chunks }, label.current).then((ts) =>
-              showTakes(ts, Math.max(0, ts.length - 1), (baseMs + durationMs) / 1000),
+              showTakes(ts, firstChoice(ts), (baseMs + durationMs) / 1000),
             );
           },
         });
@@ -147,7 +172,8 @@ export function useRecorder(fileLabel: string, maxUploadBytes: number) {
     const blobs = await store.current.parts(kept).catch(() => []);
     current.current = { rec: kept, part: -1, baseMs: totalSeconds(kept.parts) * 1000 };
     void store.current.update(kept.id, (r) => ({ ...r, state: "stopped" })).catch(() => undefined);
-    showTakes(makeTakes(kept, blobs, label.current), 0, totalSeconds(kept.parts));
+    const ts = await makeTakes(kept, blobs, label.current);
+    showTakes(ts, firstChoice(ts), totalSeconds(kept.parts));
   }, [kept, showTakes, label]);
 
   /** Forgets the recording (a kept one or the one just made) in memory and in the browser's storage. */
@@ -159,14 +185,29 @@ export function useRecorder(fileLabel: string, maxUploadBytes: number) {
     showTakes([], 0, 0);
   }, [kept, showTakes]);
 
-  /** A part was accepted for transcription: it is no longer kept in the browser. */
+  /**
+   * The whole recording or a part was accepted for transcription: it is no longer kept in the browser.
+   * After a part alone, the whole recording is no longer offered (it would transcribe that part again).
+   */
   const markSent = useCallback(
     (file: File) => {
       const take = takes.find((t) => t.file === file);
       const id = current.current?.rec.id;
       if (!take || take.sent || !id) return;
+      if (take.whole) {
+        void store.current?.remove(id).catch(() => undefined);
+        setTakes(takes.map((t) => ({ ...t, sent: true })));
+        return;
+      }
       void store.current?.removePart(id, take.index).catch(() => undefined);
-      setTakes(takes.map((t) => (t === take ? { ...t, sent: true } : t)));
+      const rest = takes.filter((t) => !t.whole).map((t) => (t === take ? { ...t, sent: true } : t));
+      setTakes(rest);
+      setSelected(
+        Math.max(
+          0,
+          rest.findIndex((t) => t.index === take.index),
+        ),
+      );
     },
     [takes],
   );

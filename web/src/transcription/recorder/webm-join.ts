@@ -293,7 +293,7 @@ function parsePart(buf: Uint8Array): ParsedPart | null {
   };
 }
 
-function concat(pieces: Uint8Array[]): Uint8Array {
+function concat(pieces: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
   let at = 0;
   for (const p of pieces) {
@@ -310,7 +310,7 @@ const bytesOf = (part: ArrayBuffer | Uint8Array) => (part instanceof Uint8Array 
  * track setups, no audio in a part, a part that does not parse). Each later part starts where the
  * previous one's last block ends.
  */
-export function joinWebm(parts: readonly (ArrayBuffer | Uint8Array)[]): Uint8Array | null {
+export function joinWebm(parts: readonly (ArrayBuffer | Uint8Array)[]): Uint8Array<ArrayBuffer> | null {
   if (parts.length === 0) return null;
   const parsed = parts.map((p) => parsePart(bytesOf(p)));
   const first = parsed[0];
