@@ -1,8 +1,9 @@
 /**
  * Where a recording is kept while it is made: IndexedDB, one row per recording and one per chunk
  * (recording id, part, sequence number), so a closed tab or a crash loses at most the last chunk.
- * A recording stays until it is transcribed or discarded. Each recorder session is its own part: a
- * WebM made of two sessions is not one valid stream, so parts are never joined.
+ * A recording stays until it is transcribed or discarded. Each recorder session is its own part, kept
+ * as it was recorded: WebM parts are joined into the whole recording when it is offered for
+ * transcription (webm-join.ts), Ogg and MP4 parts are not.
  */
 import type { Part } from "./recording.ts";
 
