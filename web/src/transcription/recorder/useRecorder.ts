@@ -52,9 +52,28 @@ async function makeTakes(rec: KeptRecording, blobs: { index: number; blob: Blob 
   return [take(-1, 0, joined, nameOf(), seconds), ...parts];
 }
 
-/** The take chosen at first: the whole recording when there is one, else the last part. */
-function firstChoice(takes: Take[]): number {
+/**
+ * The take chosen after Stop: the whole recording when there is one, else the last part. ("Transcribe
+ * what was kept" chooses the first take: the whole recording, or the first part as before.)
+ */
+export function firstChoice(takes: Take[]): number {
   return takes[0]?.whole ? 0 : Math.max(0, takes.length - 1);
+}
+
+/**
+ * The takes once `take` was accepted: after the whole recording, all of them are sent; after a part,
+ * that part is, and the whole recording is no longer offered (it would transcribe that part again).
+ */
+export function takesAfterSent(takes: Take[], take: Take): { takes: Take[]; selected: number } {
+  if (take.whole) return { takes: takes.map((t) => ({ ...t, sent: true })), selected: takes.indexOf(take) };
+  const rest = takes.filter((t) => !t.whole).map((t) => (t === take ? { ...t, sent: true } : t));
+  return {
+    takes: rest,
+    selected: Math.max(
+      0,
+      rest.findIndex((t) => t.index === take.index),
+    ),
+  };
 }
 
 function newRecording(): KeptRecording {
@@ -172,8 +191,7 @@ export function useRecorder(fileLabel: string, maxUploadBytes: number) {
     const blobs = await store.current.parts(kept).catch(() => []);
     current.current = { rec: kept, part: -1, baseMs: totalSeconds(kept.parts) * 1000 };
     void store.current.update(kept.id, (r) => ({ ...r, state: "stopped" })).catch(() => undefined);
-    const ts = await makeTakes(kept, blobs, label.current);
-    showTakes(ts, firstChoice(ts), totalSeconds(kept.parts));
+    showTakes(await makeTakes(kept, blobs, label.current), 0, totalSeconds(kept.parts));
   }, [kept, showTakes, label]);
 
   /** Forgets the recording (a kept one or the one just made) in memory and in the browser's storage. */
@@ -185,32 +203,7 @@ export function useRecorder(fileLabel: string, maxUploadBytes: number) {
     showTakes([], 0, 0);
   }, [kept, showTakes]);
 
-  /**
-   * The whole recording or a part was accepted for transcription: it is no longer kept in the browser.
-   * After a part alone, the whole recording is no longer offered (it would transcribe that part again).
-   */
-  const markSent = useCallback(
-    (file: File) => {
-      const take = takes.find((t) => t.file === file);
-      const id = current.current?.rec.id;
-      if (!take || take.sent || !id) return;
-      if (take.whole) {
-        void store.current?.remove(id).catch(() => undefined);
-        setTakes(takes.map((t) => ({ ...t, sent: true })));
-        return;
-      }
-      void store.current?.removePart(id, take.index).catch(() => undefined);
-      const rest = takes.filter((t) => !t.whole).map((t) => (t === take ? { ...t, sent: true } : t));
-      setTakes(rest);
-      setSelected(
-        Math.max(
-          0,
-          rest.findIndex((t) => t.index === take.index),
-        ),
-      );
-    },
-    [takes],
-  );
+  const markSent = useMarkSent(takes, store, current, setTakes, setSelected);
 
   return {
     ...controls,
@@ -226,6 +219,29 @@ export function useRecorder(fileLabel: string, maxUploadBytes: number) {
     discard,
     markSent,
   };
+}
+
+/** The whole recording or a part was accepted for transcription: it is no longer kept in the browser. */
+function useMarkSent(
+  takes: Take[],
+  store: { current: RecordingStore | null },
+  current: { current: { rec: KeptRecording } | null },
+  setTakes: (takes: Take[]) => void,
+  setSelected: (selected: number) => void,
+) {
+  return useCallback(
+    (file: File) => {
+      const take = takes.find((t) => t.file === file);
+      const id = current.current?.rec.id;
+      if (!take || take.sent || !id) return;
+      const kept = store.current;
+      void (take.whole ? kept?.remove(id) : kept?.removePart(id, take.index))?.catch(() => undefined);
+      const next = takesAfterSent(takes, take);
+      setTakes(next.takes);
+      setSelected(next.selected);
+    },
+    [takes, store, current, setTakes, setSelected],
+  );
 }
 
 /** Pause, Resume and Stop of the running session, and its level for the meter. */
