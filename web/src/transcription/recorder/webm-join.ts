@@ -191,7 +191,14 @@ function blockTiming(buf: Uint8Array, el: Element, scale: number, durationTicks?
 function parseCluster(buf: Uint8Array, el: Element, limit: number, scale: number) {
   let timecode: number | null = null;
   const body: Uint8Array[] = [];
-  const blocks: { relative: number; duration: number }[] = [];
+  // The earliest block start and the latest block end, relative to the cluster's timecode.
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  const add = (b: { relative: number; duration: number } | null | undefined) => {
+    if (!b) return;
+    first = Math.min(first, b.relative);
+    last = Math.max(last, b.relative + b.duration);
+  };
   const end = Math.min(el.end, limit);
   let pos = el.dataStart;
   for (let c = readHeader(buf, pos, end); c && !c.unknownSize && c.end <= end; c = readHeader(buf, pos, end)) {
@@ -200,25 +207,24 @@ function parseCluster(buf: Uint8Array, el: Element, limit: number, scale: number
     if (c.id === ID.timecode) timecode = readUint(buf, c);
     if (c.id === ID.timecode || c.id === ID.position || c.id === ID.prevSize || c.id === ID.crc32) continue;
     body.push(buf.subarray(c.start, c.end));
-    if (c.id === ID.simpleBlock) blocks.push(blockTiming(buf, c, scale) ?? { relative: 0, duration: 0 });
+    if (c.id === ID.simpleBlock) add(blockTiming(buf, c, scale));
     if (c.id === ID.blockGroup) {
       const inner = children(buf, c.dataStart, c.end);
       const block = inner.find((i) => i.id === ID.block);
       const d = inner.find((i) => i.id === ID.blockDuration);
-      const timing = block && blockTiming(buf, block, scale, d ? readUint(buf, d) : undefined);
-      if (timing) blocks.push(timing);
+      add(block && blockTiming(buf, block, scale, d ? readUint(buf, d) : undefined));
     }
   }
   // A cluster of unknown size ends where the next top-level element starts; a cut-off one where its
   // last whole child ends (a crash can leave half a block).
   const next = el.unknownSize || el.end > limit ? pos : el.end;
   if (timecode === null) return { next, cluster: null };
-  const tc = timecode;
+  const blocks = first !== Number.POSITIVE_INFINITY;
   const cluster: Cluster = {
-    timecode: tc,
+    timecode,
     body,
-    firstStart: blocks.length > 0 ? Math.min(...blocks.map((b) => tc + b.relative)) : null,
-    lastEnd: blocks.length > 0 ? Math.max(...blocks.map((b) => tc + b.relative + b.duration)) : null,
+    firstStart: blocks ? timecode + first : null,
+    lastEnd: blocks ? timecode + last : null,
   };
   return { next, cluster };
 }
@@ -319,9 +325,10 @@ export function joinWebm(parts: readonly (ArrayBuffer | Uint8Array)[]): Uint8Arr
   let end = 0;
   for (const part of parsed) {
     if (!part || part.setup !== first.setup || part.timecodeScale !== first.timecodeScale) return null;
-    const starts = part.clusters.flatMap((c) => (c.firstStart === null ? [] : [c.firstStart]));
-    if (starts.length === 0) return null;
-    const shift = end - Math.min(...starts);
+    let start = Number.POSITIVE_INFINITY;
+    for (const c of part.clusters) if (c.firstStart !== null) start = Math.min(start, c.firstStart);
+    if (start === Number.POSITIVE_INFINITY) return null;
+    const shift = end - start;
     for (const c of part.clusters) {
       const timecode = c.timecode + shift;
       if (timecode < 0) return null;
