@@ -1,7 +1,7 @@
 // A tus DataStore over the object-store port: each PATCH's bytes go to the store as they arrive, in
 // part objects of at most `partBytes` (users/{uid}/uploads/{id}/part-NNNNN-xxxx), and the upload's
 // state (owner, length, offset, parts, metadata) is a row in Postgres. Only single PUTs of a known
-// size are used, so it runs the same on s3rver (no multipart), SeaweedFS and S3
+// size are used, so it runs the same on s3rver (whose multipart uploads are slow), SeaweedFS and S3
 // (docs/decisions/0030-resumable-uploads.md).
 import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";

@@ -48,7 +48,8 @@ export class S3ObjectStore implements ObjectStore {
       secretKey: cfg.S3_SECRET_KEY,
       region: cfg.S3_REGION,
       pathStyle: true,
-      // One PUT for anything we store (uploads are capped at 20 MiB): s3rver has no multipart upload.
+      // One PUT for anything we store: the embedded s3rver's multipart uploads rewrite the whole object
+      // when they complete, slower than one PUT (docs/decisions/0030).
       partSize: 512 * 1024 * 1024,
     });
   }
@@ -71,7 +72,7 @@ export class S3ObjectStore implements ObjectStore {
 
   async putFile(key: string, file: string, size: number, contentType: string, known?: string): Promise<void> {
     // putObject reads a body up to its part size into memory, and sends larger ones as a multipart
-    // upload (which s3rver lacks): a recording of a paid plan (up to 2 GiB) goes as one streamed PUT,
+    // upload (slow on s3rver): a recording of a paid plan (up to 2 GiB) goes as one streamed PUT,
     // its payload hash computed from the file first (over https the payload is left unsigned, as
     // putObject does).
     const https = new URL(this.cfg.S3_ENDPOINT).protocol === "https:";
