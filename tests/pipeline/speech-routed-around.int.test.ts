@@ -3,14 +3,14 @@
 // Redis and S3 server: GET /api/speech says Parakeet was routed around (the notice and each of its
 // languages' routes), an English recording is transcribed by Whisper and its job carries the
 // `speech_fallback` notice, a Japanese one goes to SenseVoice as usual, without it.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { jest } from "@jest/globals";
 import { speechStatusSchema } from "@kikitori/shared";
 import type { ServiceProcess } from "../infra/service-process.ts";
 import { startTestGateway, type TestGateway } from "../support/gateway.ts";
-import { testOnnxModels } from "../support/onnx-models.ts";
+import { installSherpaModelDirs } from "../support/onnx-models.ts";
 import { createUser, listen, startWorker, upload } from "../support/pipeline.ts";
 
 jest.setTimeout(300_000);
@@ -23,32 +23,16 @@ let t: TestGateway;
 let dir: string;
 const workers: ServiceProcess[] = [];
 
-function installAs(from: string, to: string, names: Record<string, string>) {
-  mkdirSync(to, { recursive: true });
-  for (const [src, dest] of Object.entries(names)) copyFileSync(path.join(from, src), path.join(to, dest));
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "kikitori-speech-around-"));
-  const m = testOnnxModels();
-  const parakeet = path.join(dir, "parakeet");
-  installAs(m.nemoTransducer, parakeet, {
-    "decoder.onnx": "decoder.int8.onnx",
-    "joiner.onnx": "joiner.int8.onnx",
-    "tokens.txt": "tokens.txt",
-  });
-  // Every file is there (the model is "present"), but the encoder is not an ONNX graph.
-  writeFileSync(path.join(parakeet, "encoder.int8.onnx"), Buffer.alloc(4096, 7));
-  installAs(m.senseVoice, path.join(dir, "sensevoice"), {
-    "model.onnx": "model.int8.onnx",
-    "tokens.txt": "tokens.txt",
-  });
+  // Every Parakeet file is there (the model is "present"), but the encoder is not an ONNX graph.
+  const models = installSherpaModelDirs(dir, { corruptEncoder: true });
   t = await startTestGateway();
   workers.push(
     await startWorker(t, "transcription-worker", {
       TRANSCRIPTION_ENGINE: "auto",
-      PARAKEET_MODEL_DIR: parakeet,
-      SENSEVOICE_MODEL_DIR: path.join(dir, "sensevoice"),
+      PARAKEET_MODEL_DIR: models.parakeet,
+      SENSEVOICE_MODEL_DIR: models.sensevoice,
       WHISPER_MODEL_PATH: TEST_MODEL,
       TRANSCRIPTION_FALLBACK: "none",
       SHERPA_THREADS: "1",

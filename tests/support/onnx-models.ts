@@ -3,7 +3,7 @@
 // and cached under the OS temp directory, keyed by the script's hash.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,4 +72,31 @@ export function sherpaTestModels(models = testOnnxModels()) {
       languages: ["zh", "en", "ja", "ko", "yue"],
     },
   };
+}
+
+/**
+ * The generated recognizers under the file names of sherpa-onnx's release archives, in `dir`/parakeet
+ * and `dir`/sensevoice (what PARAKEET_MODEL_DIR / SENSEVOICE_MODEL_DIR point at). `corruptEncoder`:
+ * every Parakeet file is there (the model is "present"), but its encoder is not an ONNX graph.
+ */
+export function installSherpaModelDirs(
+  dir: string,
+  opts: { corruptEncoder?: boolean } = {},
+  models = testOnnxModels(),
+): { parakeet: string; sensevoice: string } {
+  const install = (from: string, to: string, names: Record<string, string>) => {
+    mkdirSync(to, { recursive: true });
+    for (const [src, dest] of Object.entries(names)) copyFileSync(path.join(from, src), path.join(to, dest));
+  };
+  const parakeet = path.join(dir, "parakeet");
+  const sensevoice = path.join(dir, "sensevoice");
+  install(models.nemoTransducer, parakeet, {
+    ...(opts.corruptEncoder ? {} : { "encoder.onnx": "encoder.int8.onnx" }),
+    "decoder.onnx": "decoder.int8.onnx",
+    "joiner.onnx": "joiner.int8.onnx",
+    "tokens.txt": "tokens.txt",
+  });
+  if (opts.corruptEncoder) writeFileSync(path.join(parakeet, "encoder.int8.onnx"), Buffer.alloc(4096, 7));
+  install(models.senseVoice, sensevoice, { "model.onnx": "model.int8.onnx", "tokens.txt": "tokens.txt" });
+  return { parakeet, sensevoice };
 }

@@ -22,96 +22,13 @@
  * - A word-level diff for reading side by side, along the alignment: each sentence against its stretch
  *   (jsdiff), transcript words between stretches removed, sentences without a stretch added.
  */
-import { diffArrays } from "diff";
-import { z } from "zod";
 import { alignSentences, isContent, type Match, nearestStretch, toUnits, type Unit } from "./fidelity-align.ts";
+import { type DiffPiece, stitchDiff } from "./fidelity-diff.ts";
+import type { FidelityOptions, FidelityReport } from "./fidelity-schema.ts";
 import { applyGlossary, type GlossaryFix } from "./glossary.ts";
 import { isSpacelessLanguage, splitSentences, tokenize, type WordToken } from "./language/index.ts";
 
-export const fidelityOpSchema = z.object({
-  /** same: in both; removed: only in the raw transcript; added: only in the corrected interview. */
-  op: z.enum(["same", "removed", "added"]),
-  text: z.string(),
-});
-export type FidelityOp = z.infer<typeof fidelityOpSchema>;
-
-/** Where in the recording a flag's passage is (seconds; null when the transcript is not timed). */
-const spanFields = {
-  startSeconds: z.number().nullable(),
-  endSeconds: z.number().nullable(),
-};
-/** Character offsets of a sentence in the interview text. */
-const sentenceFields = {
-  sentence: z.string(),
-  start: z.number().int(),
-  end: z.number().int(),
-};
-/** Character ranges, inside the sentence, of the words its passage does not have as they are. */
-const marksField = { marks: z.array(z.tuple([z.number().int(), z.number().int()])) };
-
-export const fidelityReportSchema = z.object({
-  /** Share (0–1) of the interview's sentences supported by the stretch of transcript they align to; null without an interview. */
-  figure: z.number().nullable(),
-  /** Interview sentences (with words) and how many of them are supported. */
-  sentenceCount: z.number().int(),
-  supportedCount: z.number().int(),
-  /** Content words of the interview, and how many of them were heard in their sentence's stretch. */
-  contentWords: z.number().int(),
-  tracedWords: z.number().int(),
-  /** Per interview sentence: its stretch of the recording, the speaker heard there, and its support (0–1). */
-  sentences: z.array(
-    z.object({
-      start: z.number().int(),
-      end: z.number().int(),
-      ...spanFields,
-      /** Name of the speaker heard in the stretch (segments with speakers), else null. */
-      speaker: z.string().nullable(),
-      support: z.number(),
-    }),
-  ),
-  /** The word-level diff, raw → corrected (null when the texts are too far apart to diff in time). */
-  diff: z.array(fidelityOpSchema).nullable(),
-  /** Sentences no stretch of the transcript supports; the span is where they stand (between their neighbours). */
-  invented: z.array(
-    z.object({ ...sentenceFields, ...spanFields, words: z.array(z.string()), ...marksField, support: z.number() }),
-  ),
-  /** Sentences under one speaker's label whose stretch another speaker said. */
-  misattributed: z.array(z.object({ ...sentenceFields, ...spanFields, label: z.string(), heard: z.string() })),
-  /** Supported sentences with words their stretch does not have (beyond fillers, stutters, punctuation, casing). */
-  reworded: z.array(
-    z.object({
-      ...sentenceFields,
-      ...spanFields,
-      words: z.array(z.string()),
-      ...marksField,
-      heardText: z.string(),
-      support: z.number(),
-    }),
-  ),
-  /** Transcript passages whose content words mostly reached no sentence. */
-  dropped: z.array(z.object({ text: z.string(), ...spanFields, words: z.array(z.string()) })),
-  /**
-   * Terms the interview spells as the job's glossary does where the transcript had another spelling
-   * (`from`, `count` places): the glossary's spelling, not a changed or invented word.
-   */
-  glossaryFixes: z.array(z.object({ from: z.string(), to: z.string(), count: z.number().int() })),
-});
-export type FidelityReport = z.infer<typeof fidelityReportSchema>;
-
-export interface FidelityOptions {
-  /** Language of the texts (word segmentation and function words, from the language toolkit). */
-  language: string;
-  /** Speaker names that label turns in the corrected text ("Anna: …"); they are not content. */
-  speakerNames?: string[];
-  /** The job's speakers: ids as in the segments, names as in the labels (for `misattributed`). */
-  speakers?: Array<{ id: number; name: string }>;
-  /** Timed raw passages (with speakers where diarized); without them the raw text's sentences are the passages. */
-  segments?: Array<{ start: number; end?: number; text: string; speaker?: number }>;
-  /** Most milliseconds the word diff may take (default 500 ms); past it the diff is left out. */
-  diffTimeoutMs?: number;
-  /** The job's glossary: the transcript is written with its spellings before it is compared. */
-  glossary?: string[];
-}
+export * from "./fidelity-schema.ts";
 
 /** Hesitations in the languages Whisper writes them in; never content, never compared. */
 const FILLERS = new Set(
@@ -504,9 +421,6 @@ function droppedPassages(t: Transcript, covered: Uint8Array): FidelityReport["dr
   return dropped;
 }
 
-/** A piece of the diff: transcript words only, interview words only, or a sentence and its stretch to diff. */
-type DiffPiece = { removed?: WordToken[]; added?: WordToken[]; pair?: [WordToken[], WordToken[]] };
-
 /**
  * The diff's pieces along the alignment: transcript words between stretches are removed, a sentence
  * without a stretch is added, and each sentence is paired with its own stretch.
@@ -534,28 +448,4 @@ function diffPieces(t: Transcript, sentences: Sentence[], chosen: Array<Match | 
   });
   pieces.push({ removed: tAll.slice(cursor) });
   return pieces;
-}
-
-function stitchDiff(pieces: DiffPiece[], joiner: string, timeout: number): FidelityOp[] | null {
-  const ops: FidelityOp[] = [];
-  const push = (op: FidelityOp["op"], tokens: WordToken[]) => {
-    if (!tokens.length) return;
-    const text = tokens.map((t) => t.surface).join(joiner);
-    const last = ops.at(-1);
-    if (last && last.op === op) last.text += joiner + text;
-    else ops.push({ op, text });
-  };
-  const started = Date.now();
-  for (const p of pieces) {
-    if (p.removed) push("removed", p.removed);
-    if (p.added) push("added", p.added);
-    if (p.pair) {
-      const changes = diffArrays(p.pair[0], p.pair[1], {
-        comparator: (x: WordToken, y: WordToken) => x.norm === y.norm,
-      });
-      for (const c of changes) push(c.added ? "added" : c.removed ? "removed" : "same", c.value as WordToken[]);
-    }
-    if (Date.now() - started > timeout) return null;
-  }
-  return ops;
 }

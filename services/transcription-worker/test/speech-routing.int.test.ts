@@ -2,14 +2,14 @@
 // present (tests/support/onnx-models.ts) under the file names of the real releases: English goes to
 // Parakeet and Japanese to SenseVoice through their real child processes; the published routes say
 // so for every audio language. A corrupt model is routed around; no model at all is the whisper setup.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { jest } from "@jest/globals";
 import { AUDIO_LANGUAGE_CODES, speechStatusSchema } from "@kikitori/shared";
 import { pino } from "pino";
-import { testOnnxModels } from "../../../tests/support/onnx-models.ts";
+import { installSherpaModelDirs } from "../../../tests/support/onnx-models.ts";
 import { decodeToWav } from "../src/audio.ts";
 import { loadConfig } from "../src/config.ts";
 import { createSpeechEngine, type SpeechSetup } from "../src/engines/index.ts";
@@ -26,26 +26,11 @@ let parakeetDir: string;
 let senseVoiceDir: string;
 const setups: SpeechSetup[] = [];
 
-/** The generated files under the names of the release archives' files. */
-function installAs(from: string, to: string, names: Record<string, string>) {
-  mkdirSync(to, { recursive: true });
-  for (const [src, dest] of Object.entries(names)) copyFileSync(path.join(from, src), path.join(to, dest));
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "kikitori-speech-routing-"));
   wav = path.join(dir, "interview.wav");
   await decodeToWav(MP3, wav, { format: "mp3", stream: 0 });
-  const m = testOnnxModels();
-  parakeetDir = path.join(dir, "parakeet");
-  installAs(m.nemoTransducer, parakeetDir, {
-    "encoder.onnx": "encoder.int8.onnx",
-    "decoder.onnx": "decoder.int8.onnx",
-    "joiner.onnx": "joiner.int8.onnx",
-    "tokens.txt": "tokens.txt",
-  });
-  senseVoiceDir = path.join(dir, "sensevoice");
-  installAs(m.senseVoice, senseVoiceDir, { "model.onnx": "model.int8.onnx", "tokens.txt": "tokens.txt" });
+  ({ parakeet: parakeetDir, sensevoice: senseVoiceDir } = installSherpaModelDirs(dir));
 });
 afterAll(async () => {
   for (const s of setups) await s.engine.close?.();
@@ -109,13 +94,7 @@ it("routes English to Parakeet and Japanese to SenseVoice through their real chi
 });
 
 it("a corrupt Parakeet model is routed around: English falls to pocketsphinx with the notice, the route names the pull and the failure", async () => {
-  const bad = path.join(dir, "parakeet-corrupt");
-  installAs(parakeetDir, bad, {
-    "decoder.int8.onnx": "decoder.int8.onnx",
-    "joiner.int8.onnx": "joiner.int8.onnx",
-    "tokens.txt": "tokens.txt",
-  });
-  writeFileSync(path.join(bad, "encoder.int8.onnx"), Buffer.alloc(4096, 7));
+  const bad = installSherpaModelDirs(path.join(dir, "corrupt"), { corruptEncoder: true }).parakeet;
   const setup = await start({
     PARAKEET_MODEL_DIR: bad,
     SENSEVOICE_MODEL_DIR: senseVoiceDir,
