@@ -36,7 +36,7 @@ import { freePort, type ServiceProcess, stopService } from "../tests/infra/servi
 import { startCluster } from "../tests/scale/cluster.ts";
 import { insertVerifiedUser } from "../tests/support/db.ts";
 import { startReplica, startTestGateway, type TestGateway } from "../tests/support/gateway.ts";
-import { listen, startWorker, upload } from "../tests/support/pipeline.ts";
+import { audioStored, listen, startWorker, upload } from "../tests/support/pipeline.ts";
 import { runAccountBoundaries } from "./faults/account-boundaries.ts";
 import { runMediaBoundaries } from "./faults/media-boundaries.ts";
 import { type EmbeddedS3, startEmbeddedS3 } from "./lib/embedded-s3.ts";
@@ -712,6 +712,8 @@ const faultRows: Array<[string, string, boolean]> = [];
     headers: upH(u.token),
     body: new Uint8Array(mp(part("model", "meeting"), filePart("a.wav", wav(2)), end)),
   });
+  // The recording reaches the store just after the 202 (the gateway's hand-off).
+  if (again.status === 202) await audioStored(t, ((await again.json()) as { jobId: string }).jobId);
   const objects = await createObjectStore(loadGatewayConfig(t.env)).removePrefix(`users/${u.uid}/`);
   faultRows.push([
     "object store back: next upload",

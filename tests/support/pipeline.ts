@@ -11,6 +11,20 @@ export async function createUser(t: TestGateway, over: { secondsUsed?: number; p
   return { uid, email, token };
 }
 
+/**
+ * Resolves once an accepted job's recording is in the object store: the hand-off after the 202
+ * (services/gateway/src/jobs/audio-handoff.ts) has cleared `audio_pending`. Fails after `ms`.
+ */
+export async function audioStored(t: Pick<TestGateway, "db">, jobId: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const job = await t.db.transcriptionJob.findUnique({ where: { id: jobId }, select: { audioPending: true } });
+    if (job && !job.audioPending) return;
+    if (Date.now() > deadline) throw new Error(`the recording of job ${jobId} was not stored within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 /** Starts a worker service as its own process against the test gateway's database, Redis prefix and bucket. */
 export async function startWorker(
   t: TestGateway,

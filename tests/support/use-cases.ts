@@ -490,6 +490,7 @@ export function jobRow(over: Partial<JobRow> = {}): JobRow {
     failedStage: null,
     audioExpiresAt: new Date("2999-01-01T00:00:00Z"),
     audioDeletedAt: null,
+    audioPending: false,
     transcriptionStartedAt: at,
     transcriptionDoneAt: at,
     correctionStartedAt: at,

@@ -53,12 +53,13 @@ import { glossaryRepository } from "./glossary/repository.ts";
 import { glossaryRoutes } from "./glossary/routes.ts";
 import { GlossaryService } from "./glossary/usecases.ts";
 import { refuseUnstorableBody } from "./input.ts";
+import type { AudioHandoff } from "./jobs/audio-handoff.ts";
 import { exportRoutes } from "./jobs/export-routes.ts";
 import { JobExport } from "./jobs/export-usecases.ts";
 import { manageRoutes } from "./jobs/manage-routes.ts";
 import { jobReadRoutes } from "./jobs/read-routes.ts";
 import { jobRepository } from "./jobs/repository.ts";
-import { createUploadService } from "./jobs/upload-adapters.ts";
+import { createAudioHandoff, createUploadService } from "./jobs/upload-adapters.ts";
 import { uploadRoutes } from "./jobs/upload-routes.ts";
 import { usageRoutes } from "./jobs/usage-routes.ts";
 import { JobService } from "./jobs/usecases.ts";
@@ -93,6 +94,14 @@ export interface GatewayDeps {
   isShuttingDown?: () => boolean;
   now?: () => Date;
 }
+
+/**
+ * How accepted recordings reach the store (audio-handoff.ts): a failing store is retried for 10
+ * minutes; a running hand-off touches its marker every 10 s (one untouched for UPLOAD_HANDOFF_STALE_MS
+ * is taken over, checked at start and every minute); a stopping gateway waits up to 20 s for the
+ * running ones.
+ */
+const HANDOFF_TIMINGS = { retryForMs: 10 * 60_000, heartbeatMs: 10_000, drainMs: 20_000 };
 
 export interface Gateway {
   app: FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -203,11 +212,16 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   // Every queue the gateway adds to, from one place (services/shared/src/jobs.ts), for the use cases below.
   const jobs =
     deps.jobs ?? createJobQueues({ connection: deps.redis, prefix: config.REDIS_PREFIX, logger: deps.logger });
-  if (!deps.jobs) {
-    app.addHook("onClose", async () => {
-      await jobs.close();
-    });
-  }
+  // Accepted recordings on their way to the store are queued through `jobs`: they go first.
+  const handoff = createAudioHandoff(
+    { db: deps.db, redis: deps.redis, redisPrefix: config.REDIS_PREFIX, store: deps.store, jobs, logger: deps.logger },
+    { ...HANDOFF_TIMINGS, staleMs: config.UPLOAD_HANDOFF_STALE_MS, tmpDir: config.UPLOAD_TMP_DIR },
+  );
+  handoff.watch(60_000);
+  app.addHook("onClose", async () => {
+    await handoff.close(HANDOFF_TIMINGS.drainMs);
+    if (!deps.jobs) await jobs.close();
+  });
 
   const hub = new SocketHub();
   const revocations = new TokenRevocations(deps.redis, config.REDIS_PREFIX, config.ID_TOKEN_TTL_SECONDS);
@@ -262,7 +276,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     now: deps.now,
   });
   await registerAccountFeatures(app, deps, { auth, signer, jobs, jobService });
-  await registerJobFeatures(app, deps, { signer, jobs, jobService });
+  await registerJobFeatures(app, deps, { signer, jobs, jobService, handoff });
   await app.register(wsRoutes, { signer, hub, maxPerUser: config.WS_MAX_SOCKETS_PER_USER });
 
   registerWebApp(app, path.resolve(config.WEB_DIST_DIR), config);
@@ -341,17 +355,17 @@ async function registerAccountFeatures(
 async function registerJobFeatures(
   app: Gateway["app"],
   deps: GatewayDeps,
-  ctx: { signer: TokenSigner; jobs: JobQueues; jobService: JobService },
+  ctx: { signer: TokenSigner; jobs: JobQueues; jobService: JobService; handoff: AudioHandoff },
 ): Promise<void> {
   const { config } = deps;
-  const { signer, jobs, jobService } = ctx;
+  const { signer, jobs, jobService, handoff } = ctx;
   // One upload use case for both ways in: POST /api/upload and the resumable /api/uploads.
   const uploadService = createUploadService({
     db: deps.db,
     redis: deps.redis,
     redisPrefix: config.REDIS_PREFIX,
     store: deps.store,
-    jobs,
+    handoff,
     quotas: config.quotas,
     publicUrl: config.PUBLIC_URL,
     retentionDays: config.AUDIO_RETENTION_DAYS,

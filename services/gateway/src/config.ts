@@ -72,6 +72,12 @@ export const gatewayEnv = z
     UPLOAD_TIMEOUT_MS: envInt(600_000, 500),
     /** Uploads one user may have in flight at once, across gateways (429 beyond). */
     UPLOADS_IN_FLIGHT_PER_USER: envInt(2, 1, 100),
+    /**
+     * An accepted recording not yet in the store whose hand-off marker has been untouched this long
+     * (its gateway stopped or died; a running one touches it every 10 s) is taken over by a gateway on
+     * the same UPLOAD_TMP_DIR.
+     */
+    UPLOAD_HANDOFF_STALE_MS: envInt(60_000, 0),
     /** Uploads checked (ffprobe + decode) at once on one gateway; the rest wait their turn. Default: CPUs. */
     DECODES_PER_GATEWAY: envInt(Math.max(1, os.availableParallelism()), 1, 256),
     /** Open WebSockets per user on one gateway; a new one beyond closes with 4429. */

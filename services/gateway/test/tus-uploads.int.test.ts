@@ -4,7 +4,7 @@
 import http from "node:http";
 import { createLogger, createObjectStore, sweepAbandonedUploads, uploadPartsPrefix } from "@kikitori/shared/server";
 import { startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
-import { createUser, upload } from "../../../tests/support/pipeline.ts";
+import { audioStored, createUser, upload } from "../../../tests/support/pipeline.ts";
 import { toneWav } from "../../../tests/support/wav.ts";
 import { loadGatewayConfig } from "../src/config.ts";
 
@@ -139,7 +139,8 @@ it("a premium user's 60 MB WAV sent in two PATCHes becomes a queued job; only it
     "Ana",
   ]);
   expect(job.durationSeconds).toBeCloseTo(data.length / (48_000 * 4), 0);
-  // The recording is stored whole under the job; the parts are gone.
+  // The recording is stored whole under the job (just after the answer); the parts are gone.
+  await audioStored(t, job.id);
   expect((await store().stat(job.audioKey))?.size).toBe(data.length);
   expect(await store().removePrefix(uploadPartsPrefix(uid, id))).toBe(0);
   expect((await t.db.upload.findUniqueOrThrow({ where: { id } })).parts).toEqual([]);

@@ -1,16 +1,9 @@
 // The upload use case (services/gateway/src/jobs/upload-usecases.ts) against in-memory fakes of its ports:
-// the order of the checks, what is stored, recorded, queued and published, and what is taken back
-// when a step fails. The registry's real producer runs on a fake queue, so the queued payload is
-// validated as in production.
-import {
-  AppError,
-  JobContractError,
-  type ProgressEnvelope,
-  SPEECH_STATUS_UNKNOWN,
-  type SpeechStatus,
-  uploadFieldsSchema,
-} from "@kikitori/shared";
-import { createJobQueues, type ProducerQueue, sniffAudioFormat } from "@kikitori/shared/server";
+// the order of the checks, what is recorded and handed off (stored and queued after the answer:
+// audio-handoff.unit.test.ts), and what happens when a step fails.
+import { AppError, SPEECH_STATUS_UNKNOWN, type SpeechStatus, uploadFieldsSchema } from "@kikitori/shared";
+import { sniffAudioFormat } from "@kikitori/shared/server";
+import type { PendingRecording } from "../src/jobs/audio-handoff.ts";
 import {
   type NewTranscriptionJob,
   type UploadedFile,
@@ -26,12 +19,9 @@ const WAV_HEAD = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.fro
 
 function world(over: Partial<UploadPorts> = {}) {
   const s = {
-    objects: new Map<string, { path: string; bytes: number; contentType: string }>(),
-    removed: [] as string[],
     rows: [] as NewTranscriptionJob[],
-    added: [] as Array<{ queue: string; name: string; data: unknown; opts: unknown }>,
-    published: [] as ProgressEnvelope[],
-    warnings: [] as unknown[],
+    kept: [] as Array<[string, PendingRecording]>,
+    notStored: [] as string[],
     slotsTaken: 0,
     slotsInUse: 0,
     probed: 0,
@@ -45,18 +35,6 @@ function world(over: Partial<UploadPorts> = {}) {
     speech: { ...SPEECH_STATUS_UNKNOWN, available: true, engine: "whisper", languages: "all" } as SpeechStatus,
     accountGlossary: ["Account Term"],
   };
-  const queues = createJobQueues({
-    connection: {} as never,
-    prefix: "test",
-    makeQueue: (queue) =>
-      ({
-        add: async (name: string, data: unknown, opts: unknown) => {
-          s.added.push({ queue, name, data, opts });
-          return {};
-        },
-        close: async () => undefined,
-      }) as unknown as ProducerQueue,
-  });
   const ports: UploadPorts = {
     speechStatus: async () => s.speech,
     secondsLeft: async () => s.secondsLeft,
@@ -78,13 +56,10 @@ function world(over: Partial<UploadPorts> = {}) {
       s.decodedWith.push(args);
       return s.decodedSeconds;
     },
-    audio: {
-      put: async (key, path, bytes, contentType, sha256) => {
-        s.objects.set(key, { path, bytes, contentType, ...(sha256 ? { sha256 } : {}) });
-      },
-      remove: async (key) => {
-        s.removed.push(key);
-        s.objects.delete(key);
+    storeReachable: async () => undefined,
+    handoff: {
+      keep: async (path, rec) => {
+        s.kept.push([path, rec]);
       },
     },
     jobs: {
@@ -94,11 +69,10 @@ function world(over: Partial<UploadPorts> = {}) {
         s.rows.push(row);
         return true;
       },
-    },
-    queues,
-    publish: async (envelope) => {
-      s.published.push(envelope);
-      return 1;
+      notStored: async (jobId) => {
+        s.notStored.push(jobId);
+        return true;
+      },
     },
     planLink: (lang) => `https://kikitori.test/${lang}/plan`,
     retentionDays: 30,
@@ -146,13 +120,12 @@ const codeOf = (p: Promise<unknown>) =>
     (err) => (err instanceof AppError ? err.code : String(err)),
   );
 
-it("stores, records, queues and announces an accepted recording", async () => {
+it("records an accepted recording with its minutes held, then hands it off to be stored and queued", async () => {
   const { s, service } = world();
   const accepted = await service.accept(request({}, { uiLanguage: "ja", interviewer: "Aki", speakers: "2" }));
   expect(accepted).toEqual({ jobId: JOB, bytes: 96_000, format: "wav", durationSeconds: 60 });
 
   const key = `users/${UID}/audio/${JOB}.wav`;
-  expect([...s.objects]).toEqual([[key, { path: "/tmp/upload/audio", bytes: 96_000, contentType: "audio/wav" }]]);
   expect(s.rows).toEqual([
     expect.objectContaining({
       id: JOB,
@@ -173,20 +146,11 @@ it("stores, records, queues and announces an accepted recording", async () => {
       audioExpiresAt: new Date(NOW.getTime() + 30 * 86_400_000),
     }),
   ]);
-  expect(s.added).toEqual([
-    {
-      queue: "transcription",
-      name: "transcribe",
-      data: { jobId: JOB, userId: UID, audioKey: key, correlationId: "req-1" },
-      opts: { jobId: JOB },
-    },
-  ]);
-  expect(s.published).toEqual([
-    {
-      userId: UID,
-      correlationId: "req-1",
-      event: { jobId: JOB, status: "File uploaded", audioFileUrl: `/api/audio/${JOB}` },
-    },
+  expect(s.kept).toEqual([
+    [
+      "/tmp/upload/audio",
+      { jobId: JOB, userId: UID, audioKey: key, contentType: "audio/wav", bytes: 96_000, correlationId: "req-1" },
+    ],
   ]);
   expect({ taken: s.slotsTaken, inUse: s.slotsInUse }).toEqual({ taken: 1, inUse: 0 });
 });
@@ -195,11 +159,7 @@ it("refuses a missing or empty file before anything else", async () => {
   const { s, service } = world();
   expect(await codeOf(service.accept(request({ file: null })))).toBe("FILE_MISSING");
   expect(await codeOf(service.accept(request({ file: file({ bytes: 0 }) })))).toBe("FILE_EMPTY");
-  expect({ slots: s.slotsTaken, objects: s.objects.size, rows: s.rows.length }).toEqual({
-    slots: 0,
-    objects: 0,
-    rows: 0,
-  });
+  expect({ slots: s.slotsTaken, kept: s.kept.length, rows: s.rows.length }).toEqual({ slots: 0, kept: 0, rows: 0 });
 });
 
 it("refuses a language the engine in use cannot hear, before any decoding", async () => {
@@ -254,33 +214,44 @@ it("refuses audio that decodes to less than half of what its header says, and fr
   expect({ taken: s.slotsTaken, inUse: s.slotsInUse }).toEqual({ taken: 2, inUse: 0 });
 });
 
-it("answers 'try again' when the store fails, leaving nothing half-written", async () => {
-  const { s, service } = world({
-    audio: {
-      put: async () => {
-        throw new Error("ECONNRESET");
-      },
-      remove: async (key) => {
-        s.removed.push(key);
-      },
-    },
-  });
+it("answers 'try again' when the store does not answer, recording nothing", async () => {
+  const { s, service } = world({ storeReachable: () => Promise.reject(new Error("ECONNREFUSED")) });
   expect(await codeOf(service.accept(request()))).toBe("SERVICE_UNAVAILABLE");
-  expect(s.removed).toEqual([`users/${UID}/audio/${JOB}.wav`]);
-  expect({ rows: s.rows.length, added: s.added.length }).toEqual({ rows: 0, added: 0 });
+  expect({ rows: s.rows.length, kept: s.kept.length, probed: s.probed }).toEqual({ rows: 0, kept: 0, probed: 0 });
 });
 
-it("takes the stored audio back out when the job row cannot be written", async () => {
+it("uses what the route asked for while the body arrived", async () => {
+  const { s, service } = world();
+  const prelude = service.prepare(UID);
+  s.secondsLeft = 0; // asked before: the prelude's answer counts
+  s.accountGlossary = ["Later"];
+  await service.accept(request({ prelude }));
+  expect(s.rows[0]).toMatchObject({ reservedSeconds: 60, glossary: ["Account Term"] });
+});
+
+it("hands nothing off when the job row cannot be written", async () => {
   const { s, service } = world({
     jobs: {
       createReserved: async () => {
         throw new Error("db down");
       },
+      notStored: async () => true,
     },
   });
   await expect(service.accept(request())).rejects.toThrow("db down");
-  expect(s.objects.size).toBe(0);
-  expect(s.added).toEqual([]);
+  expect(s.kept).toEqual([]);
+});
+
+it("fails the job, giving its minutes back, when the recording cannot be handed off", async () => {
+  const { s, service } = world({
+    handoff: {
+      keep: async () => {
+        throw new Error("ENOSPC");
+      },
+    },
+  });
+  expect(await codeOf(service.accept(request()))).toBe("SERVICE_UNAVAILABLE");
+  expect(s.notStored).toEqual([JOB]);
 });
 
 it("decodes and records the audio stream the probe chose, and reserves its decoded seconds", async () => {
@@ -296,32 +267,7 @@ it("refuses with QUOTA_EXCEEDED, keeping nothing, when parallel uploads took the
   const { s, service } = world();
   s.leftAtWrite = 59;
   expect(await codeOf(service.accept(request()))).toBe("QUOTA_EXCEEDED");
-  expect(s.removed).toEqual([`users/${UID}/audio/${JOB}.wav`]);
-  expect({
-    objects: s.objects.size,
-    rows: s.rows.length,
-    added: s.added.length,
-    published: s.published.length,
-  }).toEqual({ objects: 0, rows: 0, added: 0, published: 0 });
-});
-
-it("queues only what the registry accepts", async () => {
-  const { s, service } = world({ newId: () => "not-a-uuid" });
-  await expect(service.accept(request())).rejects.toBeInstanceOf(JobContractError);
-  expect(s.added).toEqual([]);
-});
-
-it("still accepts the upload when the progress message cannot go out", async () => {
-  const warnings: unknown[] = [];
-  const { s, service } = world({
-    publish: async () => {
-      throw new Error("redis blip");
-    },
-  });
-  const accepted = await service.accept(request({ log: { warn: (...a: unknown[]) => warnings.push(a) } as never }));
-  expect(accepted.jobId).toBe(JOB);
-  expect(s.added).toHaveLength(1);
-  expect(warnings).toEqual([[{ err: expect.any(Error) }, "could not publish File uploaded"]]);
+  expect({ rows: s.rows.length, kept: s.kept.length }).toEqual({ rows: 0, kept: 0 });
 });
 
 /** A 16 kHz mono 16-bit PCM WAV header whose data chunk declares `seconds`. */
@@ -361,11 +307,4 @@ it("takes a WAV cut short for what it holds, refuses one with no audio, and sett
   const long = file({ head: pcmHead(600), bytes: 44 + 600 * 32_000 });
   expect(await codeOf(service.accept(request({ file: long })))).toBe("QUOTA_EXCEEDED");
   expect({ rows: s.rows.length, probed: s.probed, decoded: s.decoded }).toEqual({ rows: 1, probed: 0, decoded: 0 });
-});
-
-it("hands the store the hash taken while the file arrived, so it is not read twice", async () => {
-  const { s, service } = world();
-  const sha256 = "ab".repeat(32);
-  await service.accept(request({ file: file({ sha256 }) }));
-  expect([...s.objects.values()]).toEqual([expect.objectContaining({ sha256 })]);
 });

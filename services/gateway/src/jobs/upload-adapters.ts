@@ -1,6 +1,6 @@
-// The upload use case bound to the real things: Postgres (Prisma), the object store, ffprobe and
-// ffmpeg, Redis and the registry's queues (services/shared/src/jobs.ts). services/gateway/src/app.ts
-// builds it once and hands it to the routes.
+// The upload use case and the hand-off of its recordings bound to the real things: Postgres (Prisma),
+// the object store, ffprobe and ffmpeg, Redis and the registry's queues (services/shared/src/jobs.ts).
+// services/gateway/src/app.ts builds them once and hands them to the routes.
 import { randomUUID } from "node:crypto";
 import { pageUrl } from "@kikitori/shared";
 import type { Db } from "@kikitori/shared/db";
@@ -8,6 +8,7 @@ import {
   decodedSeconds,
   type JobQueues,
   jobLifecycle,
+  type Logger,
   type ObjectStore,
   probeAudio,
   publishProgress,
@@ -19,14 +20,50 @@ import {
 } from "@kikitori/shared/server";
 import { glossaryRepository } from "../glossary/repository.ts";
 import { Semaphore } from "../lib/semaphore.ts";
+import { AudioHandoff, type HandoffOptions } from "./audio-handoff.ts";
 import { DECODE_WAIT_MS, UploadService } from "./upload-usecases.ts";
+
+/** The hand-off of accepted recordings to the store and the queue (one per gateway). */
+export function createAudioHandoff(
+  deps: {
+    db: Db;
+    redis: Redis;
+    redisPrefix: string;
+    store: ObjectStore;
+    jobs: Pick<JobQueues, "enqueue">;
+    logger: Logger;
+  },
+  opts: HandoffOptions,
+): AudioHandoff {
+  const { db } = deps;
+  return new AudioHandoff(
+    {
+      put: (key, file, bytes, contentType) => deps.store.putFile(key, file, bytes, contentType),
+      remove: (key) => deps.store.remove(key),
+      stored: (jobId) => jobLifecycle.audioStored(db, jobId),
+      notStored: (jobId) => jobLifecycle.audioNotStored(db, jobId, new Date()),
+      state: async (jobId) => {
+        const job = await db.transcriptionJob.findUnique({
+          where: { id: jobId },
+          select: { status: true, audioPending: true },
+        });
+        if (!job || job.status === "failed") return "gone";
+        return job.audioPending ? "pending" : "stored";
+      },
+      queues: deps.jobs,
+      publish: (envelope) => publishProgress(deps.redis, deps.redisPrefix, envelope),
+      log: deps.logger,
+    },
+    opts,
+  );
+}
 
 export function createUploadService(deps: {
   db: Db;
   redis: Redis;
   redisPrefix: string;
   store: ObjectStore;
-  jobs: Pick<JobQueues, "enqueue">;
+  handoff: AudioHandoff;
   quotas: Parameters<typeof secondsLeft>[2];
   publicUrl: string;
   retentionDays: number;
@@ -42,19 +79,16 @@ export function createUploadService(deps: {
     sniff: (file, head) => sniffAudioFile(file, head),
     probe: (file, format) => probeAudio(file, format),
     decodedSeconds: (file, format, stream, maxSeconds) => decodedSeconds(file, format, stream, maxSeconds),
-    audio: {
-      put: (key, file, bytes, contentType, sha256) => deps.store.putFile(key, file, bytes, contentType, sha256),
-      remove: (key) => deps.store.remove(key),
-    },
+    storeReachable: () => deps.store.ping(),
+    handoff: deps.handoff,
     jobs: {
       createReserved: (row) =>
         withReservedSeconds(deps.db, row.userId, row.reservedSeconds, deps.quotas, async (tx) => {
           await jobLifecycle.create(tx, row);
           return true;
         }),
+      notStored: (jobId) => jobLifecycle.audioNotStored(deps.db, jobId, new Date()),
     },
-    queues: deps.jobs,
-    publish: (envelope) => publishProgress(deps.redis, deps.redisPrefix, envelope),
     planLink: (lang) => pageUrl(deps.publicUrl, lang, "upgradePlan"),
     retentionDays: deps.retentionDays,
     now: () => new Date(),

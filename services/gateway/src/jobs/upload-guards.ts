@@ -25,11 +25,23 @@ export class BodyWatch {
   private readonly abort = new AbortController();
   /** Aborted when the watch gives up: pass it to the pipelines reading the body, so they end at once. */
   readonly signal = this.abort.signal;
+  /** Gives up on the body with `err` (set while guarding). */
+  private giveUp: ((err: AppError) => void) | null = null;
+  private refusal: AppError | null = null;
   constructor(
     private readonly req: FastifyRequest,
     private readonly reply: FastifyReply,
     private readonly limits: UploadLimits,
   ) {}
+
+  /**
+   * Refuses the body with `err` (answered, then the connection dropped), as the watch does when it
+   * stalls; ignored once the body has been read.
+   */
+  refuse(err: AppError): void {
+    if (this.giveUp) this.giveUp(err);
+    else this.refusal ??= err;
+  }
 
   guard<T>(work: Promise<T>): Promise<T> {
     // Over when the work is, or shortly after the watch gave up: a client gone before the parser saw
@@ -58,6 +70,7 @@ export class BodyWatch {
       const fail = (err: AppError) => {
         if (done) return;
         finish();
+        this.giveUp = null;
         // The rest of the body is not wanted: answer, then drop the connection (which ends `work`).
         this.reply.header("connection", "close");
         this.reply.raw.once("finish", () => raw.socket?.destroy());
@@ -90,17 +103,21 @@ export class BodyWatch {
       raw.on("end", onEnd);
       raw.on("aborted", onAborted);
       raw.on("close", onClose);
+      this.giveUp = fail;
+      if (this.refusal) fail(this.refusal);
       // The client may have gone before this handler ran (its events are past).
       if (raw.destroyed && !raw.complete) onAborted();
       work.then(
         (v) => {
           if (done) return;
           finish();
+          this.giveUp = null;
           resolve(v);
         },
         (err) => {
           if (done) return;
           finish();
+          this.giveUp = null;
           reject(multipartError(err, raw.complete));
         },
       );

@@ -1,25 +1,17 @@
 // What speech recognition can do now (GET /api/speech) and the single-request upload of a recording
-// (POST /api/upload): the multipart body streamed to a temp file within its bounds (upload-guards.ts),
-// then the upload use case (upload-usecases.ts). The resumable way in is services/gateway/src/uploads/.
-import { createWriteStream } from "node:fs";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+// (POST /api/upload): the multipart body read within its bounds (upload-body.ts, upload-guards.ts),
+// then the upload use case (upload-usecases.ts), whose recording is stored and queued just after the
+// answer (audio-handoff.ts). The resumable way in is services/gateway/src/uploads/.
+import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
-import {
-  AppError,
-  MAX_UPLOAD_BYTES,
-  type SpeechStatus,
-  speechStatusSchema,
-  uploadResponseSchema,
-} from "@kikitori/shared";
+import { AppError, type SpeechStatus, speechStatusSchema, uploadResponseSchema } from "@kikitori/shared";
 import type { Redis } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { assertUid, requireAuth } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
-import { hasUnstorableChars } from "../input.ts";
-import { headCapture } from "../lib/head-capture.ts";
-import { sha256Tap } from "../lib/sha256-tap.ts";
+import type { HeldBytes } from "./audio-handoff.ts";
+import { ByteBudget, HELD_BODY_BUDGET, readUploadBody } from "./upload-body.ts";
 import { assertMultipartBoundary, BodyWatch, UploadSlots } from "./upload-guards.ts";
 import { DECODE_WAIT_MS, parseUploadFields, type UploadService } from "./upload-usecases.ts";
 
@@ -41,14 +33,12 @@ export interface UploadRoutesOptions {
   speechStatus: () => Promise<SpeechStatus>;
 }
 
-const unstorable = (what: string) =>
-  new AppError("VALIDATION_FAILED", `${what} contains a NUL byte or an unpaired surrogate`);
-
 /** What speech recognition can do now, and the upload of a recording. */
 export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesOptions> = async (app, opts) => {
   const guard = requireAuth(opts.signer);
   const tags = ["transcription"];
   const limits = opts.uploadLimits ?? { idleMs: 30_000, totalMs: 600_000, perUser: 2 };
+  const heldBodies = new ByteBudget(HELD_BODY_BUDGET);
   const slots = new UploadSlots(
     opts.redis,
     opts.redisPrefix,
@@ -86,68 +76,55 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesOptions> = async (a
       const uid = assertUid(req, undefined);
       if (!req.isMultipart()) throw new AppError("VALIDATION_FAILED", "Send the audio as multipart/form-data");
       assertMultipartBoundary(req.headers["content-type"]);
-      const release = await slots.acquire(uid);
+      // What the upload needs besides its body (minutes left, the store answering…), asked for while it arrives.
+      const prelude = opts.uploads.prepare(uid);
+      const watch = new BodyWatch(req, reply, limits);
+      // One of the user's upload slots, taken while the body arrives: refused (429), the body is cut.
+      const slot = slots.acquire(uid);
+      slot.catch((err) => watch.refuse(err));
+      const releaseSlot = () =>
+        slot.then(
+          (release) => release(),
+          () => undefined,
+        );
       const dir = await mkdtemp(path.join(opts.tmpDir, "kikitori-upload-")).catch(async (err) => {
-        await release();
+        await releaseSlot();
         throw err;
       });
       const tmpFile = path.join(dir, "audio");
-      const watch = new BodyWatch(req, reply, limits);
+      let handedOver = false;
+      let held: HeldBytes | undefined;
       try {
-        // 1. Stream the body: fields into a record, the file part to a temp file (never into memory),
-        // within the body's time bounds; a body cut short or malformed is a 4xx, not a hang.
-        const fields: Record<string, string> = {};
-        // (assigned in the reading closure below: the cast keeps TypeScript from narrowing it to null)
-        let fileInfo = null as { name: string; bytes: number; head: Buffer; sha256: string } | null;
-        await watch.guard(
-          (async () => {
-            for await (const part of req.parts()) {
-              if (hasUnstorableChars(part.fieldname)) throw unstorable("a field name");
-              if (part.type === "field") {
-                if (typeof part.value === "string") {
-                  if (hasUnstorableChars(part.value)) throw unstorable(`the field '${part.fieldname}'`);
-                  fields[part.fieldname] = part.value;
-                }
-                continue;
-              }
-              if (part.fieldname !== "file" || fileInfo) {
-                part.file.resume();
-                continue;
-              }
-              if (hasUnstorableChars(part.filename ?? "")) {
-                part.file.resume();
-                throw unstorable("the file name");
-              }
-              const capture = headCapture();
-              const digest = sha256Tap();
-              await pipeline(part.file, capture, digest, createWriteStream(tmpFile), { signal: watch.signal });
-              if (part.file.truncated) {
-                throw new AppError("FILE_TOO_LARGE", `The file is larger than ${MAX_UPLOAD_BYTES} bytes (20 MB)`);
-              }
-              const bytes = (await stat(tmpFile)).size;
-              fileInfo = { name: part.filename || "audio", bytes, head: capture.head(), sha256: digest.hex() };
-            }
-          })(),
-        );
+        // 1. The body: fields into a record, the file part held in memory or on disk (upload-body.ts).
+        const { fields, file } = await readUploadBody(req, watch, tmpFile, heldBodies);
+        held = file?.held;
+        await slot;
         if (fields.uid) assertUid(req, fields.uid);
         const parsedFields = parseUploadFields(fields);
-        // 2. The use case: checks, stores, records and queues the recording, and tells the user's sockets.
+        // 2. The use case: checks and records the recording; its folder is then handed off (stored and
+        // queued after the answer).
         const accepted = await opts.uploads.accept({
           userId: uid,
           fields: parsedFields,
-          file: fileInfo && { path: tmpFile, ...fileInfo },
+          file,
           correlationId: String(req.id),
           log: req.log,
+          prelude,
         });
+        handedOver = true;
         const { jobId, bytes, format, durationSeconds: duration } = accepted;
         req.log.info({ jobId, bytes, format, duration }, "upload accepted");
         return reply.code(202).send({ message: "File uploaded", jobId });
       } finally {
-        // The body may still be arriving (a timed-out upload): its temp folder and the user's slot go
-        // once the reading has ended, which closing the connection brings about.
+        // The body may still be arriving (a timed-out upload): its temp folder and held bytes (unless
+        // handed off) and the user's slot go once the reading has ended, which closing the connection
+        // brings about.
         void watch.settled.then(async () => {
-          await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-          await release();
+          if (!handedOver) {
+            held?.free();
+            await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+          }
+          await releaseSlot();
         });
       }
     },

@@ -1,23 +1,22 @@
-// The upload use case: a recording already streamed to a temp file becomes a queued transcription.
+// The upload use case: a recording already streamed to a temp file becomes an accepted transcription.
 // The routes (upload-routes.ts, and the resumable uploads' services/gateway/src/uploads/) parse the
-// body and check who is asking; everything from "is the file there" to "the job is queued" happens
-// here, against ports that upload-adapters.ts binds to ffprobe/ffmpeg, S3, Postgres, BullMQ and
-// Redis, and that the unit tests replace with in-memory fakes.
+// body and check who is asking; everything from "is the file there" to "the job holds its minutes"
+// happens here, against ports that upload-adapters.ts binds to ffprobe/ffmpeg, S3, Postgres and
+// Redis, and that the unit tests replace with in-memory fakes. The store write and the queueing come
+// after the answer (audio-handoff.ts).
 import {
   AppError,
   type AudioFormat,
   type Language,
   matchLanguage,
   normalizeLanguage,
-  type ProgressEnvelope,
-  QUEUES,
   type SpeechStatus,
   speechRefuses,
   uploadFieldsSchema,
 } from "@kikitori/shared";
-import { chargeableSeconds, type JobQueues, type Logger, mimeOf, wavPcmInfo } from "@kikitori/shared/server";
+import { AUDIO_NOT_STORED, chargeableSeconds, type Logger, mimeOf, wavPcmInfo } from "@kikitori/shared/server";
 import type { z } from "zod";
-import { audioFileUrl } from "../lib/paths.ts";
+import type { HeldBytes, PendingRecording } from "./audio-handoff.ts";
 
 /** How long an upload waits for a decode slot of its gateway before a 503. */
 export const DECODE_WAIT_MS = 60_000;
@@ -38,14 +37,26 @@ export function parseUploadFields(fields: Record<string, string>): UploadFields 
   return parsed.data;
 }
 
-/** The file part of the form, already on disk. `head`: its first bytes (at least 4 KiB when it has them). */
+/**
+ * The file part of the form, alone in its own folder (an accepted upload's folder is taken over by
+ * the hand-off): on disk at `path`, or `held` in memory (then only a recording measured from its
+ * header; the hand-off writes it to `path`). `head`: its first bytes (at least 4 KiB when it has them).
+ */
 export interface UploadedFile {
   path: string;
   name: string;
   bytes: number;
   head: Buffer;
-  /** Its hex SHA-256, taken as it arrived (the store signs it without reading the file again). */
-  sha256?: string;
+  held?: HeldBytes;
+}
+
+/** What an upload needs besides its body, asked for while the body arrives (UploadService.prepare). */
+export interface UploadPrelude {
+  speech: Promise<SpeechStatus>;
+  secondsLeft: Promise<number>;
+  accountGlossary: Promise<string[]>;
+  /** Rejects when the object store does not answer (the upload is then refused with a 503). */
+  storeReachable: Promise<void>;
 }
 
 export interface UploadRequest {
@@ -56,6 +67,8 @@ export interface UploadRequest {
   /** The request id: it follows the job through the queues and the logs. */
   correlationId: string;
   log: Pick<Logger, "warn">;
+  /** prepare()'s answers, when the route asked for them while the body arrived. */
+  prelude?: UploadPrelude;
 }
 
 export interface AcceptedUpload {
@@ -113,20 +126,22 @@ export interface UploadPorts {
   probe(path: string, format: AudioFormat): Promise<{ durationSeconds: number; stream: number } | null>;
   /** Seconds of that stream that really decode, reading no further than `maxSeconds`. */
   decodedSeconds(path: string, format: AudioFormat, stream: number, maxSeconds: number): Promise<number>;
-  /** The object store, for the recording. */
-  audio: {
-    put(key: string, path: string, bytes: number, contentType: string, sha256?: string): Promise<void>;
-    remove(key: string): Promise<void>;
-  };
+  /** Resolves when the object store answers. */
+  storeReachable(): Promise<void>;
   /**
-   * Records the job and reserves its seconds in one step, only while the user's plan still has them
-   * (with every other in-flight upload's reservation counted); false when it no longer does.
+   * Takes over the recording's folder, to store it and queue its job after the answer
+   * (audio-handoff.ts); resolves once that survives this process.
    */
-  jobs: { createReserved(row: NewTranscriptionJob): Promise<boolean> };
-  /** The registry's producer (services/shared/src/jobs.ts). */
-  queues: Pick<JobQueues, "enqueue">;
-  /** Tells the user's open sockets (progress fan-out). */
-  publish(envelope: ProgressEnvelope): Promise<unknown>;
+  handoff: { keep(file: string, rec: PendingRecording, held?: HeldBytes): Promise<void> };
+  jobs: {
+    /**
+     * Records the job and reserves its seconds in one step, only while the user's plan still has them
+     * (with every other in-flight upload's reservation counted); false when it no longer does.
+     */
+    createReserved(row: NewTranscriptionJob): Promise<boolean>;
+    /** Fails a job whose recording cannot be handed off (its minutes given back). */
+    notStored(jobId: string): Promise<boolean>;
+  };
   /** The plan page in the user's language (the link of QUOTA_EXCEEDED). */
   planLink(language: Language): string;
   retentionDays: number;
@@ -141,20 +156,20 @@ export class UploadService {
   constructor(private readonly ports: UploadPorts) {}
 
   /**
-   * Stores the recording under its key; resolves to null, or to the 503 to answer when the store failed
-   * (nothing half-written stays behind: a PUT cut mid-way is removed).
+   * Asks for what the user's upload needs besides its body (the engine's languages, the minutes left,
+   * the account's glossary, whether the store answers), so a route can have it while the body arrives.
+   * A failure is kept for accept() (never an unhandled rejection).
    */
-  private store(key: string, file: UploadedFile, format: AudioFormat): Promise<AppError | null> {
+  prepare(userId: string): UploadPrelude {
     const p = this.ports;
-    return p.audio.put(key, file.path, file.bytes, mimeOf(format), file.sha256).then(
-      () => null,
-      async (err) => {
-        await p.audio.remove(key).catch(() => undefined);
-        return new AppError("SERVICE_UNAVAILABLE", "The file store is unavailable right now; please try again", {
-          cause: err,
-        });
-      },
-    );
+    const prelude: UploadPrelude = {
+      speech: p.speechStatus(),
+      secondsLeft: p.secondsLeft(userId),
+      accountGlossary: p.accountGlossary(userId),
+      storeReachable: p.storeReachable(),
+    };
+    for (const promise of Object.values(prelude)) promise.catch(() => undefined);
+    return prelude;
   }
 
   /**
@@ -202,21 +217,24 @@ export class UploadService {
   }
 
   /**
-   * Checks the recording and queues its transcription: (1) a file that is there and not empty, in a
-   * language the engine hears; (2) audio recognised from its bytes, its audio stream chosen and its
-   * length read (ffprobe, with the sniffed format's demuxer; an uncompressed WAV from its header); (3) the minutes left (in-flight uploads
-   * counted) must cover it, settled before any decoding; (4) that stream must really decode, read no
-   * further than the minutes left (a header may claim less than there is). It is stored under a
-   * per-user key meanwhile (taken back out when refused), recorded with its seconds reserved
-   * (atomically, so parallel uploads cannot overspend), queued, and the user's sockets are told.
+   * Checks the recording and accepts its transcription: (1) a file that is there and not empty, in a
+   * language the engine hears, with the store answering; (2) audio recognised from its bytes, its
+   * audio stream chosen and its length read (ffprobe, with the sniffed format's demuxer; an
+   * uncompressed WAV from its header); (3) the minutes left (in-flight uploads counted) must cover it,
+   * settled before any decoding; (4) that stream must really decode, read no further than the minutes
+   * left (a header may claim less than there is). It is then recorded with its seconds reserved
+   * (atomically, so parallel uploads cannot overspend) and its audio pending, and handed off: the
+   * file's folder is taken over, the recording stored under a per-user key and the job queued after
+   * the answer (audio-handoff.ts).
    */
   async accept(req: UploadRequest): Promise<AcceptedUpload> {
     const p = this.ports;
     const { userId: uid, fields, file } = req;
     if (!file) throw new AppError("FILE_MISSING", "No audio file was sent (field 'file')");
     if (file.bytes === 0) throw new AppError("FILE_EMPTY", "The audio file is empty");
+    const prelude = req.prelude ?? this.prepare(uid);
     // The engine must hear the language (a start-time fact the workers publish): refuse before any decoding.
-    const speech = await p.speechStatus();
+    const speech = await prelude.speech;
     if (speechRefuses(speech, fields.language)) {
       throw new AppError(
         "TRANSCRIPTION_LANGUAGE_UNSUPPORTED",
@@ -231,79 +249,52 @@ export class UploadService {
         "The file is not a recording we can read (MP3, WAV, Ogg/Opus, FLAC, AAC, M4A, MP4/MOV video or WebM)",
       );
     const lang = normalizeLanguage(fields.uiLanguage ?? matchLanguage(fields.language));
-    const left = await p.secondsLeft(uid);
+    await prelude.storeReachable.catch((err) => {
+      throw new AppError("SERVICE_UNAVAILABLE", "The file store is unavailable right now; please try again", {
+        cause: err,
+      });
+    });
+    const left = await prelude.secondsLeft;
     const overQuota = (seconds: number) =>
       new AppError(
         "QUOTA_EXCEEDED",
         `This recording is ${Math.ceil(seconds / 60)} min long, but only ${Math.floor(left / 60)} min are left this month`,
         { link: p.planLink(lang) },
       );
+    const { duration, stream } = await this.check(file, format, left, overQuota);
     const jobId = p.newId();
     const audioKey = audioKeyOf(uid, jobId, format);
-    // The store write runs while the recording is checked (the answer waits for both); a recording
-    // the checks refuse is taken back out of the store.
-    const storing = this.store(audioKey, file, format);
-    let checked: { duration: number; stream: number };
-    try {
-      checked = await this.check(file, format, left, overQuota);
-    } catch (err) {
-      await storing;
-      await p.audio.remove(audioKey).catch(() => undefined);
-      throw err;
-    }
-    const storeError = await storing;
-    if (storeError) throw storeError;
-    const { duration, stream } = checked;
-    const glossary = fields.glossary ?? (await p.accountGlossary(uid));
+    const glossary = fields.glossary ?? (await prelude.accountGlossary);
     const { correlationId } = req;
-    // No job row, no object: a failed insert (or a quota another upload took meanwhile) takes the
-    // stored audio back out.
-    const created = await p.jobs
-      .createReserved({
-        id: jobId,
-        userId: uid,
-        correlationId,
-        audioKey,
-        audioMime: mimeOf(format),
-        audioFormat: format,
-        audioBytes: file.bytes,
-        audioStream: stream,
-        durationSeconds: duration,
-        reservedSeconds: chargeableSeconds(duration),
-        originalName: file.name.slice(0, 255),
-        model: fields.model,
-        interviewer: fields.interviewer,
-        interviewee: fields.interviewee,
-        tone: fields.tone,
-        interviewExample: fields.interviewExample,
-        language: lang,
-        audioLanguage: fields.language,
-        speakerCount: fields.speakers,
-        audioExpiresAt: new Date(p.now().getTime() + p.retentionDays * 86_400_000),
-        glossary,
-      })
-      .catch(async (err) => {
-        await p.audio.remove(audioKey).catch(() => undefined);
-        throw err;
-      });
-    if (!created) {
-      await p.audio.remove(audioKey).catch(() => undefined);
-      throw overQuota(duration);
-    }
-    // The job id doubles as BullMQ's: a second add of the same upload changes nothing.
-    await p.queues.enqueue(
-      QUEUES.transcription,
-      "transcribe",
-      { jobId, userId: uid, audioKey, correlationId },
-      { jobId },
-    );
-    await p
-      .publish({
-        userId: uid,
-        correlationId,
-        event: { jobId, status: "File uploaded", audioFileUrl: audioFileUrl(jobId) },
-      })
-      .catch((err) => req.log.warn({ err }, "could not publish File uploaded"));
+    const created = await p.jobs.createReserved({
+      id: jobId,
+      userId: uid,
+      correlationId,
+      audioKey,
+      audioMime: mimeOf(format),
+      audioFormat: format,
+      audioBytes: file.bytes,
+      audioStream: stream,
+      durationSeconds: duration,
+      reservedSeconds: chargeableSeconds(duration),
+      originalName: file.name.slice(0, 255),
+      model: fields.model,
+      interviewer: fields.interviewer,
+      interviewee: fields.interviewee,
+      tone: fields.tone,
+      interviewExample: fields.interviewExample,
+      language: lang,
+      audioLanguage: fields.language,
+      speakerCount: fields.speakers,
+      audioExpiresAt: new Date(p.now().getTime() + p.retentionDays * 86_400_000),
+      glossary,
+    });
+    if (!created) throw overQuota(duration);
+    const rec = { jobId, userId: uid, audioKey, contentType: mimeOf(format), bytes: file.bytes, correlationId };
+    await p.handoff.keep(file.path, rec, file.held).catch(async (err) => {
+      await p.jobs.notStored(jobId).catch(() => undefined);
+      throw new AppError("SERVICE_UNAVAILABLE", AUDIO_NOT_STORED, { cause: err });
+    });
     return { jobId, bytes: file.bytes, format, durationSeconds: duration };
   }
 }

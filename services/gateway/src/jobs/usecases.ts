@@ -77,7 +77,12 @@ export interface JobServicePorts {
   now?: () => Date;
   /** A fresh BullMQ id for a retried run (the failed run's id is still in the queue's failed set). */
   runId?: (jobId: string) => string;
+  /** Waits between looks at a job whose recording is still on its way to the store (tests); default a timer. */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/** How long GET /api/audio waits for a just-accepted recording to reach the store before a 503. */
+export const AUDIO_PENDING_WAIT_MS = 15_000;
 
 type Log = Pick<Logger, "info" | "warn">;
 
@@ -119,7 +124,16 @@ export class JobService {
 
   /** Where the job's stored audio is; 410 AUDIO_EXPIRED after the retention period. */
   async audio(uid: string, jobId: string): Promise<StoredAudio> {
-    const job = await this.repo.ownJob(uid, jobId, "No such recording");
+    let job = await this.repo.ownJob(uid, jobId, "No such recording");
+    // Just accepted: the recording reaches the store a moment after the answer (audio-handoff.ts).
+    const sleep = this.ports.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    for (let waited = 0; job.audioPending && job.status === "queued"; waited += 100) {
+      if (waited >= AUDIO_PENDING_WAIT_MS) {
+        throw new AppError("SERVICE_UNAVAILABLE", "The recording is still being stored; try again in a moment");
+      }
+      await sleep(100);
+      job = await this.repo.ownJob(uid, jobId, "No such recording");
+    }
     if (isAudioExpired(job)) {
       throw new AppError("AUDIO_EXPIRED", "The audio has expired and was deleted");
     }

@@ -126,6 +126,7 @@ export class ResumableUploads {
       return now?.jobId ?? null;
     }
     const dir = await mkdtemp(path.join(this.deps.tmpDir, "kikitori-resumable-"));
+    let handedOver = false;
     try {
       const file = await this.joinParts(row, path.join(dir, "audio"));
       const accepted = await this.deps.uploads.accept({
@@ -135,6 +136,7 @@ export class ResumableUploads {
         correlationId: caller.correlationId,
         log: caller.log,
       });
+      handedOver = true; // the joined file's folder is the hand-off's now (stored and queued after the answer)
       await finished(db, id, accepted.jobId);
       caller.log.info({ jobId: accepted.jobId, uploadId: id, bytes: accepted.bytes }, "resumable upload accepted");
       await store.removePrefix(uploadPartsPrefix(row.userId, id)).catch(() => undefined);
@@ -148,7 +150,7 @@ export class ResumableUploads {
       }
       throw err;
     } finally {
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      if (!handedOver) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 

@@ -7,6 +7,10 @@ import type { Db, Prisma } from "./db.ts";
  *      └──────────────┴───────────── failed ←───────────────┘
  *   failed ─retry→ queued (transcript not made yet) | correcting (transcript kept)
  *
+ * An upload's job is created queued with its audio pending (the recording on its way from the
+ * gateway's disk to the object store, not in the queue yet): audioStored clears that, audioNotStored
+ * fails it.
+ *
  * Every transition names the states it may start from and checks them in the same UPDATE, so a
  * stale worker (its job failed, retried or deleted meanwhile) cannot move a job backwards; each
  * returns whether the row moved. Facts written along the way (progress, the chunk plan, speakers,
@@ -19,14 +23,62 @@ export type JobState = "queued" | "transcribing" | "correcting" | "completed" | 
 type Writer = Pick<Db, "transcriptionJob" | "$executeRawUnsafe">;
 
 /** A new job's row (the upload's fields); it starts queued, holding `reservedSeconds` of quota. */
-export type NewJobRow = Omit<Prisma.TranscriptionJobUncheckedCreateInput, "status">;
+export type NewJobRow = Omit<Prisma.TranscriptionJobUncheckedCreateInput, "status" | "audioPending">;
 
 const moved = (r: { count: number }) => r.count === 1;
 
+/** Why a job whose recording never reached the object store failed (its code: SERVICE_UNAVAILABLE). */
+export const AUDIO_NOT_STORED = "The recording could not be stored; please upload it again";
+
 export const jobLifecycle = {
-  /** An accepted upload (call inside the transaction that checked and holds its quota). */
+  /**
+   * An accepted upload, queued with its audio pending (call inside the transaction that checked and
+   * holds its quota).
+   */
   async create(db: Writer, row: NewJobRow): Promise<void> {
-    await db.transcriptionJob.create({ data: { ...row, status: "queued" } });
+    await db.transcriptionJob.create({ data: { ...row, status: "queued", audioPending: true } });
+  },
+
+  /** The recording of a queued job reached the object store (it may be queued now). False: not pending (deleted, failed, stored). */
+  async audioStored(db: Writer, jobId: string): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "queued", audioPending: true },
+        data: { audioPending: false },
+      }),
+    );
+  },
+
+  /**
+   * queued → failed: the recording never reached the object store. It holds no quota and has no
+   * audio (a retry is refused as for expired audio: the user uploads it again).
+   */
+  async audioNotStored(db: Writer, jobId: string, at: Date): Promise<boolean> {
+    return moved(
+      await db.transcriptionJob.updateMany({
+        where: { id: jobId, status: "queued", audioPending: true },
+        data: {
+          status: "failed",
+          errorCode: "SERVICE_UNAVAILABLE",
+          errorMessage: AUDIO_NOT_STORED,
+          failedStage: "transcription",
+          reservedSeconds: 0,
+          audioDeletedAt: at,
+        },
+      }),
+    );
+  },
+
+  /** Jobs whose recording has been on its way to the store since before `before` (their gateway is gone). */
+  async audioPendingSince(
+    db: Pick<Db, "transcriptionJob">,
+    before: Date,
+  ): Promise<Array<{ id: string; audioKey: string }>> {
+    return db.transcriptionJob.findMany({
+      where: { audioPending: true, status: "queued", createdAt: { lt: before } },
+      select: { id: true, audioKey: true },
+      take: 500,
+    });
   },
 
   /** queued → transcribing, by the engine `engine`, at the stage's first progress. */

@@ -15,11 +15,8 @@ async function sha256OfFile(file: string): Promise<string> {
 export interface ObjectStore {
   ensureBucket(): Promise<void>;
   put(key: string, body: Readable | Buffer, size: number | undefined, contentType: string): Promise<void>;
-  /**
-   * Stores a local file of `size` bytes in one PUT, streamed from disk (never the whole file in memory).
-   * `sha256`: its hex SHA-256 when already known (taken while it was received), else it is read to hash it.
-   */
-  putFile(key: string, file: string, size: number, contentType: string, sha256?: string): Promise<void>;
+  /** Stores a local file of `size` bytes in one PUT, streamed from disk (never the whole file in memory). */
+  putFile(key: string, file: string, size: number, contentType: string): Promise<void>;
   get(key: string, range?: { start: number; end: number }): Promise<Readable>;
   stat(key: string): Promise<{ size: number; contentType?: string } | null>;
   remove(key: string): Promise<void>;
@@ -70,13 +67,13 @@ export class S3ObjectStore implements ObjectStore {
     await this.client.putObject(this.cfg.S3_BUCKET, key, body, size, { "Content-Type": contentType });
   }
 
-  async putFile(key: string, file: string, size: number, contentType: string, known?: string): Promise<void> {
+  async putFile(key: string, file: string, size: number, contentType: string): Promise<void> {
     // putObject reads a body up to its part size into memory, and sends larger ones as a multipart
     // upload (slow on s3rver): a recording of a paid plan (up to 2 GiB) goes as one streamed PUT,
     // its payload hash computed from the file first (over https the payload is left unsigned, as
     // putObject does).
     const https = new URL(this.cfg.S3_ENDPOINT).protocol === "https:";
-    const sha256 = https ? "" : (known ?? (await sha256OfFile(file)));
+    const sha256 = https ? "" : await sha256OfFile(file);
     const res = await this.client.makeRequestStreamAsync(
       {
         method: "PUT",
