@@ -10,6 +10,7 @@ import {
   AudioHandoff,
   HANDOFF_MARKER,
   type HandoffPorts,
+  type HeldBytes,
   type PendingJobState,
   type PendingRecording,
 } from "../src/jobs/audio-handoff.ts";
@@ -109,6 +110,12 @@ async function recording(text = "hello"): Promise<string> {
   return path.join(dir, "audio");
 }
 
+/** What the upload use case does: the marker, then the hand-off. */
+async function keep(handoff: AudioHandoff, file: string, r: PendingRecording, held?: HeldBytes) {
+  await handoff.mark(file, r);
+  handoff.keep(file, r, held);
+}
+
 /** Resolves once the hand-offs running have ended. */
 async function settled(handoff: AudioHandoff) {
   while (handoff.inFlight > 0) await new Promise((r) => setTimeout(r, 2));
@@ -117,7 +124,7 @@ async function settled(handoff: AudioHandoff) {
 it("stores the recording, then queues the job and tells the user's sockets, and clears its folder", async () => {
   const { s, handoff } = world();
   const file = await recording();
-  await handoff.keep(file, rec());
+  await keep(handoff, file, rec());
   // The marker is on disk before keep() resolves.
   expect(JSON.parse(await readFile(path.join(path.dirname(file), HANDOFF_MARKER), "utf8"))).toMatchObject({
     jobId: JOB,
@@ -149,7 +156,7 @@ it("writes a recording held in memory first, and gives its memory back", async (
   const dir = await mkdtemp(path.join(tmp, "kikitori-upload-"));
   let freed = 0;
   const held = { chunks: [Buffer.from("hel"), Buffer.from("lo")], free: () => void freed++ };
-  await handoff.keep(path.join(dir, "audio"), rec(), held);
+  await keep(handoff, path.join(dir, "audio"), rec(), held);
   await settled(handoff);
   expect([s.objects.get(KEY), freed, s.added.length]).toEqual(["hello", 1, 1]);
 });
@@ -157,7 +164,7 @@ it("writes a recording held in memory first, and gives its memory back", async (
 it("retries a failing store with a growing wait, then queues", async () => {
   const { s, handoff } = world();
   s.putFails = 3;
-  await handoff.keep(await recording(), rec());
+  await keep(handoff, await recording(), rec());
   await settled(handoff);
   expect(s.sleeps).toEqual([1000, 2000, 4000]);
   expect([s.objects.has(KEY), s.added.length]).toEqual([true, 1]);
@@ -166,7 +173,7 @@ it("retries a failing store with a growing wait, then queues", async () => {
 it("fails the job (minutes given back, nothing half-written) when the store never takes it", async () => {
   const { s, handoff } = world({}, { retryForMs: 0 });
   s.putFails = 99;
-  await handoff.keep(await recording(), rec());
+  await keep(handoff, await recording(), rec());
   await settled(handoff);
   expect(s.state).toBe("gone");
   expect(s.removed).toEqual([KEY]);
@@ -184,7 +191,7 @@ it("fails the job (minutes given back, nothing half-written) when the store neve
 it("takes the object back out when the job was deleted while its recording was on its way", async () => {
   const { s, handoff } = world();
   s.state = "gone";
-  await handoff.keep(await recording(), rec());
+  await keep(handoff, await recording(), rec());
   await settled(handoff);
   expect([s.objects.size, s.removed, s.added.length, s.published.length]).toEqual([0, [KEY], 0, 0]);
 });
@@ -192,14 +199,14 @@ it("takes the object back out when the job was deleted while its recording was o
 it("queues without a second announcement when another gateway stored it first", async () => {
   const { s, handoff } = world();
   s.state = "stored";
-  await handoff.keep(await recording(), rec());
+  await keep(handoff, await recording(), rec());
   await settled(handoff);
   expect([s.removed, s.added.length, s.published.length]).toEqual([[], 1, 0]);
 });
 
 it("logs, and keeps the folder for another try, when the queue refuses the job", async () => {
   const { s, handoff } = world();
-  await handoff.keep(await recording(), rec({ jobId: "not-a-uuid" }));
+  await keep(handoff, await recording(), rec({ jobId: "not-a-uuid" }));
   await settled(handoff);
   expect(s.errors).toEqual([[{ err: expect.any(JobContractError), jobId: "not-a-uuid" }, "audio hand-off failed"]]);
   expect((await readdir(tmp)).length).toBe(1);
@@ -251,7 +258,7 @@ it("on close, stops retrying and leaves the recording and its marker for the nex
       }),
   });
   const file = await recording();
-  await handoff.keep(file, rec());
+  await keep(handoff, file, rec());
   while (!release) await new Promise((r) => setTimeout(r, 2));
   const closing = handoff.close(5_000);
   (release as () => void)();

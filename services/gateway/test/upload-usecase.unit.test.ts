@@ -58,7 +58,8 @@ function world(over: Partial<UploadPorts> = {}) {
     },
     storeReachable: async () => undefined,
     handoff: {
-      keep: async (path, rec) => {
+      mark: async () => undefined,
+      keep: (path, rec) => {
         s.kept.push([path, rec]);
       },
     },
@@ -245,8 +246,11 @@ it("hands nothing off when the job row cannot be written", async () => {
 it("fails the job, giving its minutes back, when the recording cannot be handed off", async () => {
   const { s, service } = world({
     handoff: {
-      keep: async () => {
+      mark: async () => {
         throw new Error("ENOSPC");
+      },
+      keep: () => {
+        throw new Error("not marked: never kept");
       },
     },
   });

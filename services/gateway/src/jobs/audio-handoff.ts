@@ -81,17 +81,22 @@ export class AudioHandoff {
   }
 
   /**
-   * Takes over the folder of `file` (the recording, alone in its own folder; `held`: its bytes, when
-   * they are still in memory): writes the marker, then (writes the held bytes to `file`,) stores and
-   * queues in the background. Resolves once the marker is written: from then on the recording outlives
-   * this process (a held one once it is written, a few milliseconds later). The folder goes once the
-   * hand-off has ended.
+   * Writes the marker beside `file` (the recording, alone in its own folder): from then on a gateway
+   * that finds it takes the recording over, or, when its job was never recorded, clears it away.
    */
-  async keep(file: string, rec: PendingRecording, held?: HeldBytes): Promise<void> {
-    const dir = path.dirname(file);
+  async mark(file: string, rec: PendingRecording): Promise<void> {
     const marker: Marker = { ...rec, file: path.basename(file) };
-    await writeFile(path.join(dir, HANDOFF_MARKER), JSON.stringify(marker));
-    this.start(dir, marker, held);
+    await writeFile(path.join(path.dirname(file), HANDOFF_MARKER), JSON.stringify(marker));
+  }
+
+  /**
+   * Takes over the folder of a marked `file` (`held`: its bytes, when they are still in memory):
+   * (writes the held bytes to `file`,) stores and queues in the background. The recording outlives
+   * this process from the marker on (a held one once it is written, a few milliseconds later). The
+   * folder goes once the hand-off has ended.
+   */
+  keep(file: string, rec: PendingRecording, held?: HeldBytes): void {
+    this.start(path.dirname(file), { ...rec, file: path.basename(file) }, held);
   }
 
   private start(dir: string, rec: Marker, held?: HeldBytes): void {

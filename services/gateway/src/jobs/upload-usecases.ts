@@ -129,10 +129,13 @@ export interface UploadPorts {
   /** Resolves when the object store answers. */
   storeReachable(): Promise<void>;
   /**
-   * Takes over the recording's folder, to store it and queue its job after the answer
-   * (audio-handoff.ts); resolves once that survives this process.
+   * The hand-off (audio-handoff.ts): mark() writes the marker that lets the recording outlive this
+   * process; keep() takes over its folder, to store it and queue its job after the answer.
    */
-  handoff: { keep(file: string, rec: PendingRecording, held?: HeldBytes): Promise<void> };
+  handoff: {
+    mark(file: string, rec: PendingRecording): Promise<void>;
+    keep(file: string, rec: PendingRecording, held?: HeldBytes): void;
+  };
   jobs: {
     /**
      * Records the job and reserves its seconds in one step, only while the user's plan still has them
@@ -266,6 +269,10 @@ export class UploadService {
     const audioKey = audioKeyOf(uid, jobId, format);
     const glossary = fields.glossary ?? (await prelude.accountGlossary);
     const { correlationId } = req;
+    const rec = { jobId, userId: uid, audioKey, contentType: mimeOf(format), bytes: file.bytes, correlationId };
+    // The marker is written while the row is: a marker whose job was never recorded is cleared away.
+    const marking = p.handoff.mark(file.path, rec);
+    marking.catch(() => undefined);
     const created = await p.jobs.createReserved({
       id: jobId,
       userId: uid,
@@ -290,11 +297,11 @@ export class UploadService {
       glossary,
     });
     if (!created) throw overQuota(duration);
-    const rec = { jobId, userId: uid, audioKey, contentType: mimeOf(format), bytes: file.bytes, correlationId };
-    await p.handoff.keep(file.path, rec, file.held).catch(async (err) => {
+    await marking.catch(async (err) => {
       await p.jobs.notStored(jobId).catch(() => undefined);
       throw new AppError("SERVICE_UNAVAILABLE", AUDIO_NOT_STORED, { cause: err });
     });
+    p.handoff.keep(file.path, rec, file.held);
     return { jobId, bytes: file.bytes, format, durationSeconds: duration };
   }
 }
