@@ -17,7 +17,7 @@ import { loadGatewayConfig } from "../../services/gateway/src/config.ts";
 import { decodeToWav } from "../../services/transcription-worker/src/audio.ts";
 import { stopService } from "../../tests/infra/service-process.ts";
 import type { TestGateway } from "../../tests/support/gateway.ts";
-import { createUser, listen, startWorker, upload } from "../../tests/support/pipeline.ts";
+import { audioStored, createUser, listen, startWorker, upload } from "../../tests/support/pipeline.ts";
 
 export type BoundaryRow = [string, string, boolean];
 
@@ -121,7 +121,8 @@ export async function runMediaBoundaries(t: TestGateway, second: { url: string }
       const job = r.body.jobId ? await t.db.transcriptionJob.findUnique({ where: { id: r.body.jobId } }) : null;
       let decoded = Number.NaN;
       if (job) {
-        // What the worker decodes from the stored object with the job's own fields.
+        // What the worker decodes from the stored object with the job's own fields (stored just after the 202).
+        await audioStored(t, job.id);
         const store = createObjectStore(loadGatewayConfig(t.env));
         const src = path.join(dir, "stored.m4a");
         await pipeline(await store.get(job.audioKey), createWriteStream(src));

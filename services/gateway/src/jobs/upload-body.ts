@@ -22,15 +22,10 @@ export class ByteBudget {
   private used = 0;
   constructor(readonly limit: number) {}
 
-  /** Takes `bytes`, or nothing (false) when they would pass the limit. */
-  take(bytes: number): boolean {
-    if (this.used + bytes > this.limit) return false;
+  /** Takes `bytes`: their release (which gives them back once, however often it is called), or null past the limit. */
+  take(bytes: number): (() => void) | null {
+    if (this.used + bytes > this.limit) return null;
     this.used += bytes;
-    return true;
-  }
-
-  /** A hold of `bytes` given back once, however often free() is called. */
-  hold(bytes: number): () => void {
     let freed = false;
     return () => {
       if (freed) return;
@@ -61,8 +56,9 @@ export async function readUploadBody(
   const fields: Record<string, string> = {};
   let file: UploadedFile | null = null;
   const declared = Number(req.headers["content-length"]);
-  const fits = Number.isSafeInteger(declared) && declared <= MAX_UPLOAD_BYTES + 1024 * 1024 && budget.take(declared);
-  const free = fits ? budget.hold(declared) : () => undefined;
+  const taken = Number.isSafeInteger(declared) && declared <= MAX_UPLOAD_BYTES + 1024 * 1024 && budget.take(declared);
+  const fits = Boolean(taken);
+  const free = taken || (() => undefined);
   try {
     await watch.guard(
       (async () => {
