@@ -15,6 +15,7 @@ import { startTestGateway, type TestGateway } from "../../../tests/support/gatew
 import { audioStored, createUser } from "../../../tests/support/pipeline.ts";
 import { toneWav } from "../../../tests/support/wav.ts";
 import { failUnstoredAudio } from "../../transcription-worker/src/handlers/retention.ts";
+import { loadGatewayConfig } from "../src/config.ts";
 
 let t: TestGateway;
 let proxy: http.Server;
@@ -91,14 +92,7 @@ async function uploadTo(url: string, token: string): Promise<string> {
   return body.jobId;
 }
 
-const store = () =>
-  createObjectStore({
-    S3_ENDPOINT: t.env.S3_ENDPOINT,
-    S3_ACCESS_KEY: t.env.S3_ACCESS_KEY,
-    S3_SECRET_KEY: t.env.S3_SECRET_KEY,
-    S3_BUCKET: t.env.S3_BUCKET,
-    S3_REGION: "us-east-1",
-  });
+const store = () => createObjectStore(loadGatewayConfig(t.env));
 
 async function until(check: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;

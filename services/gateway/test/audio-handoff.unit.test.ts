@@ -266,3 +266,14 @@ it("on close, stops retrying and leaves the recording and its marker for the nex
   expect([s.state, s.added.length]).toEqual(["pending", 0]);
   expect((await readdir(path.dirname(file))).sort()).toEqual(["audio", HANDOFF_MARKER]);
 });
+
+it("once stopping, only puts a recording held in memory on the disk, for the next start", async () => {
+  const { s, handoff } = world();
+  await handoff.close(100);
+  const dir = await mkdtemp(path.join(tmp, "kikitori-upload-"));
+  let freed = 0;
+  await keep(handoff, path.join(dir, "audio"), rec(), { chunks: [Buffer.from("hello")], free: () => void freed++ });
+  while (freed === 0) await new Promise((r) => setTimeout(r, 2));
+  expect((await readdir(dir)).sort()).toEqual(["audio", HANDOFF_MARKER]);
+  expect([s.objects.size, s.added.length]).toEqual([0, 0]);
+});

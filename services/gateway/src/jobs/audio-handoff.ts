@@ -100,8 +100,13 @@ export class AudioHandoff {
   }
 
   private start(dir: string, rec: Marker, held?: HeldBytes): void {
-    if (this.running.has(dir) || this.closing) {
+    if (this.running.has(dir)) {
       held?.free();
+      return;
+    }
+    if (this.closing) {
+      // Stopping: the recording is only put on the disk, for the next start to take over.
+      if (held) void this.write(dir, rec, held);
       return;
     }
     const run = this.run(dir, rec, held)
