@@ -126,7 +126,10 @@ it("answers 202 while the store refuses writes; a gateway started after the stop
   expect((await store().stat(job.audioKey))?.size).toBe(WAV.length);
   const redis = createRedis(t.env.REDIS_URL, "producer");
   try {
-    const queued = await createQueue(QUEUES.transcription, redis, t.env.REDIS_PREFIX).getJob(jobId);
+    // Queued right after its audio is marked stored.
+    const queue = createQueue(QUEUES.transcription, redis, t.env.REDIS_PREFIX);
+    await until(async () => Boolean(await queue.getJob(jobId)));
+    const queued = await queue.getJob(jobId);
     expect(queued?.data).toEqual({ jobId, userId: uid, audioKey: job.audioKey, correlationId: job.correlationId });
   } finally {
     redis.disconnect();
