@@ -233,7 +233,8 @@ export class AudioHandoff {
   async resume(): Promise<number> {
     const names = await readdir(this.opts.tmpDir).catch(() => [] as string[]);
     let started = 0;
-    for (const name of names) {
+    // Only the upload folders (UPLOAD_TMP_DIR is often the system's temp dir, shared with everything).
+    for (const name of names.filter((n) => n.startsWith("kikitori-upload-") || n.startsWith("kikitori-resumable-"))) {
       const dir = path.join(this.opts.tmpDir, name);
       if (this.running.has(dir) || this.closing) continue;
       const marker = path.join(dir, HANDOFF_MARKER);

@@ -56,9 +56,9 @@ export async function readUploadBody(
   const fields: Record<string, string> = {};
   let file: UploadedFile | null = null;
   const declared = Number(req.headers["content-length"]);
-  const taken = Number.isSafeInteger(declared) && declared <= MAX_UPLOAD_BYTES + 1024 * 1024 && budget.take(declared);
-  const fits = Boolean(taken);
-  const free = taken || (() => undefined);
+  const release =
+    Number.isSafeInteger(declared) && declared <= MAX_UPLOAD_BYTES + 1024 * 1024 ? budget.take(declared) : null;
+  const free = release ?? (() => undefined);
   try {
     await watch.guard(
       (async () => {
@@ -79,7 +79,12 @@ export async function readUploadBody(
             part.file.resume();
             throw unstorable("the file name");
           }
-          file = await (fits ? receiveHeld : receiveToDisk)(part.file, tmpFile, watch.signal, part.filename || "audio");
+          file = await (release ? receiveHeld : receiveToDisk)(
+            part.file,
+            tmpFile,
+            watch.signal,
+            part.filename || "audio",
+          );
           if (part.file.truncated) {
             throw new AppError("FILE_TOO_LARGE", `The file is larger than ${MAX_UPLOAD_BYTES} bytes (20 MB)`);
           }
