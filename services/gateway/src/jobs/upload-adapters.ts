@@ -16,7 +16,7 @@ import {
   readSpeechStatus,
   secondsLeft,
   sniffAudioFile,
-  withReservedSeconds,
+  underQuota,
 } from "@kikitori/shared/server";
 import { glossaryRepository } from "../glossary/repository.ts";
 import { Semaphore } from "../lib/semaphore.ts";
@@ -83,10 +83,11 @@ export function createUploadService(deps: {
     handoff: deps.handoff,
     jobs: {
       createReserved: (row) =>
-        withReservedSeconds(deps.db, row.userId, row.reservedSeconds, deps.quotas, async (tx) => {
-          await jobLifecycle.create(tx, row);
-          return true;
-        }),
+        underQuota(
+          deps.db,
+          { userId: row.userId, seconds: row.reservedSeconds, quotas: deps.quotas, at: new Date() },
+          (guard) => jobLifecycle.createUnderQuota(deps.db, row, guard),
+        ),
       notStored: (jobId) => jobLifecycle.audioNotStored(deps.db, jobId, new Date()),
     },
     planLink: (lang) => pageUrl(deps.publicUrl, lang, "upgradePlan"),

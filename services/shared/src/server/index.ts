@@ -17,6 +17,7 @@ export * from "./process.ts";
 export * from "./progress-bus.ts";
 export * from "./queues.ts";
 export * from "./quota.ts";
+export * from "./quota-guard.ts";
 export * from "./redis.ts";
 export * from "./reset.ts";
 export * from "./speech-status.ts";

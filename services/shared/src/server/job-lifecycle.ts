@@ -1,4 +1,5 @@
 import type { Db, Prisma } from "./db.ts";
+import { type QuotaGuard, type QuotaVerdict, quotaGuardParams, quotaVerdictSql } from "./quota-guard.ts";
 
 /**
  * The life of a transcription job, in one place: the only code that writes `transcription_jobs`.
@@ -23,7 +24,67 @@ export type JobState = "queued" | "transcribing" | "correcting" | "completed" | 
 type Writer = Pick<Db, "transcriptionJob" | "$executeRawUnsafe">;
 
 /** A new job's row (the upload's fields); it starts queued, holding `reservedSeconds` of quota. */
-export type NewJobRow = Omit<Prisma.TranscriptionJobUncheckedCreateInput, "status" | "audioPending">;
+export interface NewJobRow {
+  id: string;
+  userId: string;
+  correlationId: string;
+  audioKey: string;
+  audioMime: string;
+  audioFormat: string;
+  audioBytes: number;
+  audioStream: number;
+  durationSeconds: number;
+  reservedSeconds: number;
+  originalName: string;
+  model: string;
+  interviewer: string;
+  interviewee: string;
+  tone: string | null;
+  interviewExample: string;
+  language: string;
+  audioLanguage: string;
+  speakerCount: number | null;
+  audioExpiresAt: Date;
+  glossary: string[];
+}
+
+/** Each field of a new job's row: its column and SQL type (the schema's, prisma/schema.prisma). */
+const NEW_JOB_COLUMNS: { [K in keyof NewJobRow]-?: readonly [column: string, type: string] } = {
+  id: ["id", "uuid"],
+  userId: ["user_id", "uuid"],
+  correlationId: ["correlation_id", "text"],
+  audioKey: ["audio_key", "text"],
+  audioMime: ["audio_mime", "text"],
+  audioFormat: ["audio_format", "text"],
+  audioBytes: ["audio_bytes", "int"],
+  audioStream: ["audio_stream", "smallint"],
+  durationSeconds: ["duration_seconds", "float8"],
+  reservedSeconds: ["reserved_seconds", "int"],
+  originalName: ["original_name", "text"],
+  model: ["model", "text"],
+  interviewer: ["interviewer", "text"],
+  interviewee: ["interviewee", "text"],
+  tone: ["tone", "text"],
+  interviewExample: ["interview_example", "text"],
+  language: ["language", "text"],
+  audioLanguage: ["audio_language", "text"],
+  speakerCount: ["speaker_count", "smallint"],
+  audioExpiresAt: ["audio_expires_at", "timestamptz"],
+  glossary: ["glossary", "jsonb"],
+};
+const NEW_JOB_FIELDS = Object.keys(NEW_JOB_COLUMNS) as Array<keyof NewJobRow>;
+
+/**
+ * The INSERT of a new job under the quota guard, in one statement: the guard's verdict (its four
+ * parameters after the row's) is read once, and the row written only when it is 'ok'.
+ */
+const INSERT_UNDER_QUOTA = `WITH "guard" AS (SELECT ${quotaVerdictSql(NEW_JOB_FIELDS.length + 1)} AS "verdict"),
+  "job" AS (
+    INSERT INTO "transcription_jobs" (${NEW_JOB_FIELDS.map((f) => `"${NEW_JOB_COLUMNS[f][0]}"`).join(", ")}, "status", "audio_pending", "updated_at")
+    SELECT ${NEW_JOB_FIELDS.map((f, i) => `$${i + 1}::${NEW_JOB_COLUMNS[f][1]}`).join(", ")}, 'queued', true, now()
+    FROM "guard" WHERE "verdict" = 'ok'
+  )
+  SELECT "verdict" FROM "guard"`;
 
 const moved = (r: { count: number }) => r.count === 1;
 
@@ -32,11 +93,18 @@ export const AUDIO_NOT_STORED = "The recording could not be stored; please uploa
 
 export const jobLifecycle = {
   /**
-   * An accepted upload, queued with its audio pending (call inside the transaction that checked and
-   * holds its quota).
+   * An accepted upload, queued with its audio pending and holding `row.reservedSeconds`, written only
+   * when the quota guard (quota-guard.ts, `guard.seconds`) allows it: one statement, one round trip.
+   * Returns the guard's verdict (quota.ts underQuota settles it).
    */
-  async create(db: Writer, row: NewJobRow): Promise<void> {
-    await db.transcriptionJob.create({ data: { ...row, status: "queued", audioPending: true } });
+  async createUnderQuota(db: Pick<Db, "$queryRawUnsafe">, row: NewJobRow, guard: QuotaGuard): Promise<QuotaVerdict> {
+    const values = NEW_JOB_FIELDS.map((f) => (f === "glossary" ? JSON.stringify(row.glossary) : row[f]));
+    const [{ verdict }] = await db.$queryRawUnsafe<Array<{ verdict: QuotaVerdict }>>(
+      INSERT_UNDER_QUOTA,
+      ...values,
+      ...quotaGuardParams(guard),
+    );
+    return verdict;
   },
 
   /** The recording of a queued job reached the object store (it may be queued now). False: not pending (deleted, failed, stored). */

@@ -3,6 +3,7 @@ import { AppError } from "../errors.ts";
 import { type PlanName, type PlanQuota, planQuota } from "../plans.ts";
 import type { Db, Prisma } from "./db.ts";
 import { jobLifecycle } from "./job-lifecycle.ts";
+import { type QuotaGuard, type QuotaVerdict, quotaGuardParams, quotaVerdictSql } from "./quota-guard.ts";
 import { dueChanges, RESET_SNAPSHOT, resetUser } from "./reset.ts";
 
 /**
@@ -91,7 +92,10 @@ export async function releaseCount(db: Db, userId: string, kind: CountKind): Pro
 /** The whole seconds a recording of this length is charged (and held while it is in flight). */
 export const chargeableSeconds = (seconds: number): number => Math.max(0, Math.round(seconds));
 
-/** Seconds the plan still has: its minutes, less what was charged and what in-flight uploads hold. */
+/**
+ * Seconds the plan still has: its minutes, less what was charged and what in-flight uploads hold (what
+ * the usage page shows; a reservation is decided by the same sum in SQL, quota-guard.ts).
+ */
 const leftOf = (quotas: Record<PlanName, PlanQuota>, plan: PlanName, used: number, reserved: number) =>
   planQuota(quotas, plan).maxMinutes * 60 - used - reserved;
 
@@ -117,9 +121,37 @@ export async function secondsLeft(
 }
 
 /**
+ * Runs `attempt` (a statement or transaction that asks the quota guard and writes only on 'ok') and
+ * settles its verdict: true on 'ok', false on 'short'. A due monthly reset or plan change is written
+ * down first and the attempt made again, so the usual upload costs one round trip.
+ */
+export async function underQuota(
+  db: Db,
+  guard: QuotaGuard,
+  attempt: (guard: QuotaGuard) => Promise<QuotaVerdict>,
+): Promise<boolean> {
+  for (let tries = 1; ; tries++) {
+    const verdict = await attempt(guard);
+    if (verdict === "ok") return true;
+    if (verdict === "short") return false;
+    if (verdict === "no-user") throw new AppError("USER_NOT_FOUND", "No account exists for this token");
+    if (verdict === "no-plan") {
+      const { plan } = await currentQuotaRow(db, guard.userId, guard.at);
+      throw new AppError("INTERNAL", `No quotas are configured for the ${plan} plan`);
+    }
+    // 'due': a concurrent reset or plan change may get there first a few times; it cannot go on.
+    if (tries === 4) {
+      throw new AppError("SERVICE_UNAVAILABLE", "Your plan is being updated right now; please try again");
+    }
+    await ensureCurrentPeriod(db, guard.userId, guard.at);
+  }
+}
+
+/**
  * Runs `write` (which records the reservation) only while the user's plan has `seconds` left, with the
- * user's row locked: two uploads of one user on two gateways are decided one after the other, each
- * seeing the other's reservation. Returns false, writing nothing, when the seconds are not there.
+ * user's row locked (the quota guard, quota-guard.ts): two uploads of one user on two gateways are
+ * decided one after the other, each seeing the other's reservation. Returns false, writing nothing,
+ * when the seconds are not there. (A new upload's job uses jobLifecycle.createUnderQuota: one statement.)
  */
 export async function withReservedSeconds(
   db: Db,
@@ -129,16 +161,18 @@ export async function withReservedSeconds(
   write: (tx: Prisma.TransactionClient) => Promise<boolean>,
   now = new Date(),
 ): Promise<boolean> {
-  await ensureCurrentPeriod(db, userId, now);
-  return db.$transaction(async (tx) => {
-    const [u] = await tx.$queryRawUnsafe<Array<{ plan: PlanName; used: number }>>(
-      `SELECT "plan"::text AS "plan", "seconds_used" AS "used" FROM "users" WHERE "id" = $1::uuid FOR UPDATE`,
-      userId,
-    );
-    if (!u) throw new AppError("USER_NOT_FOUND", "No account exists for this token");
-    if (leftOf(quotas, u.plan, u.used, await reservedSeconds(tx, userId)) < seconds) return false;
-    return write(tx);
-  });
+  let wrote = false;
+  const allowed = await underQuota(db, { userId, seconds, quotas, at: now }, (guard) =>
+    db.$transaction(async (tx) => {
+      const [{ verdict }] = await tx.$queryRawUnsafe<Array<{ verdict: QuotaVerdict }>>(
+        `SELECT ${quotaVerdictSql(1)} AS "verdict"`,
+        ...quotaGuardParams(guard),
+      );
+      if (verdict === "ok") wrote = await write(tx);
+      return verdict;
+    }),
+  );
+  return allowed && wrote;
 }
 
 /** The idempotency key of a job's transcription charge (one usage event per job, whoever charges it). */
