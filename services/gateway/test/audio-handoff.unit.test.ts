@@ -110,9 +110,9 @@ async function recording(text = "hello"): Promise<string> {
   return path.join(dir, "audio");
 }
 
-/** What the upload use case does: the marker, then the hand-off. */
+/** What the upload use case does: the marker (a held recording's comes with its bytes), then the hand-off. */
 async function keep(handoff: AudioHandoff, file: string, r: PendingRecording, held?: HeldBytes) {
-  await handoff.mark(file, r);
+  if (!held) await handoff.mark(file, r);
   handoff.keep(file, r, held);
 }
 
@@ -151,14 +151,21 @@ it("stores the recording, then queues the job and tells the user's sockets, and 
   expect(await readdir(tmp)).toEqual([]);
 });
 
-it("writes a recording held in memory first, and gives its memory back", async () => {
-  const { s, handoff } = world();
+it("marks and writes a recording held in memory first, and gives its memory back", async () => {
+  let found: string[] = [];
+  const { s, handoff } = world({
+    put: async (key, file) => {
+      found = (await readdir(path.dirname(file))).sort();
+      s.objects.set(key, await readFile(file, "utf8"));
+    },
+  });
   const dir = await mkdtemp(path.join(tmp, "kikitori-upload-"));
   let freed = 0;
   const held = { chunks: [Buffer.from("hel"), Buffer.from("lo")], free: () => void freed++ };
   await keep(handoff, path.join(dir, "audio"), rec(), held);
   await settled(handoff);
   expect([s.objects.get(KEY), freed, s.added.length]).toEqual(["hello", 1, 1]);
+  expect(found).toEqual(["audio", HANDOFF_MARKER]);
 });
 
 it("retries a failing store with a growing wait, then queues", async () => {

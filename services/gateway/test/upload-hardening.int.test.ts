@@ -8,9 +8,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { jest } from "@jest/globals";
-import { createObjectStore, ffmpegPath } from "@kikitori/shared/server";
+import { createObjectStore, createRedis, ffmpegPath } from "@kikitori/shared/server";
 import { api, startTestGateway, type TestGateway } from "../../../tests/support/gateway.ts";
 import { createUser, upload } from "../../../tests/support/pipeline.ts";
+import { TokenRevocations } from "../src/auth/revocation.ts";
 
 jest.setTimeout(60_000);
 
@@ -270,6 +271,30 @@ describe("bad multipart requests answer 4xx in the error shape", () => {
       headers: { "content-type": "multipart/form-data" },
     });
     expect([r.status, code(r)]).toEqual([401, "UNAUTHENTICATED"]);
+  });
+
+  it("a token whose login ended: 401 while the body is still arriving, no job, no temp folder", async () => {
+    const user = await createUser(t);
+    const redis = createRedis(t.env.REDIS_URL, "producer");
+    await new Promise((ready) => redis.once("ready", ready));
+    try {
+      // A password reset ends every ID token issued before it (checked while the body arrives).
+      await new TokenRevocations(redis, t.prefix, 3600).endAllSessions(user.uid, Date.now() + 1000);
+    } finally {
+      await redis.quit();
+    }
+    const head = multipartHead({ model: "meeting" });
+    const r = await rawUpload({
+      token: user.token,
+      contentLength: head.length + 100_000,
+      chunks: [head, Buffer.alloc(10)],
+      after: "stall",
+      waitMs: 4000,
+    });
+    expect([r.status, /"code":"(\w+)"/.exec(r.text)?.[1]]).toEqual([401, "TOKEN_EXPIRED"]);
+    expect(r.ms).toBeLessThan(900); // not the 1 s idle timeout: the body was cut
+    expect(await t.db.transcriptionJob.count({ where: { userId: user.uid } })).toBe(0);
+    expect(await noLeftovers()).toEqual([]);
   });
 });
 

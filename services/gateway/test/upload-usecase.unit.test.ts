@@ -21,6 +21,7 @@ function world(over: Partial<UploadPorts> = {}) {
   const s = {
     rows: [] as NewTranscriptionJob[],
     kept: [] as Array<[string, PendingRecording]>,
+    marked: [] as string[],
     notStored: [] as string[],
     slotsTaken: 0,
     slotsInUse: 0,
@@ -58,7 +59,9 @@ function world(over: Partial<UploadPorts> = {}) {
     },
     storeReachable: async () => undefined,
     handoff: {
-      mark: async () => undefined,
+      mark: async (path) => {
+        s.marked.push(path);
+      },
       keep: (path, rec) => {
         s.kept.push([path, rec]);
       },
@@ -154,6 +157,17 @@ it("records an accepted recording with its minutes held, then hands it off to be
     ],
   ]);
   expect({ taken: s.slotsTaken, inUse: s.slotsInUse }).toEqual({ taken: 1, inUse: 0 });
+});
+
+it("marks a recording on disk before the answer; one held in memory is marked by the hand-off as it is written", async () => {
+  const disk = world();
+  await disk.service.accept(request());
+  expect(disk.s.marked).toEqual(["/tmp/upload/audio"]);
+  const held = world();
+  await held.service.accept(
+    request({ file: file({ held: { chunks: [Buffer.alloc(96_000)], free: () => undefined } }) }),
+  );
+  expect([held.s.marked, held.s.kept.length]).toEqual([[], 1]);
 });
 
 it("refuses a missing or empty file before anything else", async () => {

@@ -5,6 +5,8 @@ import type { IdTokenClaims, TokenSigner } from "./tokens.ts";
 declare module "fastify" {
   interface FastifyRequest {
     auth: IdTokenClaims | null;
+    /** Set by requireSignedToken: settles once the token's login is known not to have ended. */
+    authLive?: Promise<void>;
   }
 }
 
@@ -22,6 +24,24 @@ export function requireAuth(signer: TokenSigner) {
     if (!token) throw new AppError("UNAUTHENTICATED", "An ID token is required (Authorization: Bearer …)");
     req.auth = await signer.verify(token);
     req.log = req.log.child({ uid: req.auth.sub });
+  };
+}
+
+/**
+ * onRequest hook of a route whose body is large (the single upload): the token's signature and claims
+ * are checked at once, with no I/O (401 before the body is read), and its login (the revocation check,
+ * a Redis read) while the body arrives: `request.authLive` rejects when it ended, and the handler must
+ * await it (cutting the body when it rejects) before acting for the user.
+ */
+export function requireSignedToken(signer: TokenSigner) {
+  return async (req: FastifyRequest, _reply: FastifyReply) => {
+    const token = bearerToken(req);
+    if (!token) throw new AppError("UNAUTHENTICATED", "An ID token is required (Authorization: Bearer …)");
+    const { issuedAtMs, ...claims } = signer.verifySignature(token);
+    req.auth = claims;
+    req.authLive = signer.assertLive({ ...claims, issuedAtMs });
+    req.authLive.catch(() => undefined);
+    req.log = req.log.child({ uid: claims.sub });
   };
 }
 

@@ -3,7 +3,7 @@
 // which alone costs a few times the upload itself on the embedded store, runs after it here
 // (docs/decisions/0030). A marker file beside the recording names its job, so a gateway that stops
 // or dies before the recording is stored leaves it for the next gateway start on that disk (resume);
-// a recording still held in memory (a small single POST) is written beside it first. A store that
+// a recording still held in memory (a small single POST) is marked and written just after the answer. A store that
 // fails is retried for a while, then the job fails with its minutes given back; the retention
 // schedule fails jobs whose gateway and disk are gone for good.
 import { readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
@@ -82,7 +82,10 @@ export class AudioHandoff {
 
   /**
    * Writes the marker beside `file` (the recording, alone in its own folder): from then on a gateway
-   * that finds it takes the recording over, or, when its job was never recorded, clears it away.
+   * that finds it takes the recording over, or, when its job was never recorded, clears it away. A
+   * recording on disk is marked while its job is recorded, before the answer; a held one just after,
+   * by keep(), as it is written (until then a crash loses it with the process: its job fails within
+   * the retention sweep's 30 minutes, uncharged).
    */
   async mark(file: string, rec: PendingRecording): Promise<void> {
     const marker: Marker = { ...rec, file: path.basename(file) };
@@ -139,6 +142,7 @@ export class AudioHandoff {
   private async write(dir: string, rec: Marker, held: HeldBytes): Promise<boolean> {
     const aside = path.join(dir, `${rec.file}.part`);
     try {
+      await this.mark(path.join(dir, rec.file), rec);
       await writeFile(aside, held.chunks);
       await rename(aside, path.join(dir, rec.file));
       return true;

@@ -43,14 +43,15 @@ const unstorable = (what: string) =>
   new AppError("VALIDATION_FAILED", `${what} contains a NUL byte or an unpaired surrogate`);
 
 /**
- * Reads the body: the fields, and the file part as `tmpFile` (or held in memory, see above). A body
+ * Reads the body: the fields, and the file part as `tmpFile` (or held in memory, see above; the path
+ * is awaited only when the file part needs it, so its folder can be made while the body arrives). A body
  * cut short or malformed is a 4xx, not a hang. The hold on the budget is given back here unless the
  * file comes back held (then by whoever writes it: the hand-off, or the caller when refused).
  */
 export async function readUploadBody(
   req: FastifyRequest,
   watch: BodyWatch,
-  tmpFile: string,
+  tmpFile: Promise<string>,
   budget: ByteBudget,
 ): Promise<{ fields: Record<string, string>; file: UploadedFile | null }> {
   const fields: Record<string, string> = {};
@@ -104,10 +105,11 @@ export async function readUploadBody(
 /** The file part to disk as it arrives (large writes: the body is not held back 16 KiB at a time). */
 async function receiveToDisk(
   stream: NodeJS.ReadableStream,
-  tmpFile: string,
+  tmpFilePath: Promise<string>,
   signal: AbortSignal,
   name: string,
 ): Promise<UploadedFile> {
+  const tmpFile = await tmpFilePath;
   const capture = headCapture();
   await pipeline(stream, capture, createWriteStream(tmpFile, { highWaterMark: 4 << 20 }), { signal });
   return { path: tmpFile, name, bytes: (await stat(tmpFile)).size, head: capture.head() };
@@ -119,7 +121,7 @@ async function receiveToDisk(
  */
 async function receiveHeld(
   stream: NodeJS.ReadableStream,
-  tmpFile: string,
+  tmpFilePath: Promise<string>,
   signal: AbortSignal,
   name: string,
 ): Promise<UploadedFile> {
@@ -135,6 +137,7 @@ async function receiveHeld(
   });
   await pipeline(stream, capture, keep, { signal });
   const head = capture.head();
+  const tmpFile = await tmpFilePath;
   if (wavPcmInfo(head, bytes)) return { path: tmpFile, name, bytes, head, held: { chunks, free: () => undefined } };
   await writeFile(tmpFile, chunks);
   return { path: tmpFile, name, bytes, head };

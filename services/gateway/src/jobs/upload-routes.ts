@@ -7,7 +7,7 @@ import path from "node:path";
 import { AppError, type SpeechStatus, speechStatusSchema, uploadResponseSchema } from "@kikitori/shared";
 import type { Redis } from "@kikitori/shared/server";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { assertUid, requireAuth } from "../auth/guard.ts";
+import { assertUid, requireSignedToken } from "../auth/guard.ts";
 import type { TokenSigner } from "../auth/tokens.ts";
 import { errorResponses } from "../errors.ts";
 import type { HeldBytes } from "./audio-handoff.ts";
@@ -35,7 +35,7 @@ export interface UploadRoutesOptions {
 
 /** What speech recognition can do now, and the upload of a recording. */
 export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesOptions> = async (app, opts) => {
-  const guard = requireAuth(opts.signer);
+  const guard = requireSignedToken(opts.signer);
   const tags = ["transcription"];
   const limits = opts.uploadLimits ?? { idleMs: 30_000, totalMs: 600_000, perUser: 2 };
   const heldBodies = new ByteBudget(HELD_BODY_BUDGET);
@@ -79,6 +79,9 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesOptions> = async (a
       // What the upload needs besides its body (minutes left, the store answering…), asked for while it arrives.
       const prelude = opts.uploads.prepare(uid);
       const watch = new BodyWatch(req, reply, limits);
+      // The token's login, checked while the body arrives: ended (401), the body is cut.
+      const live = req.authLive ?? Promise.resolve();
+      live.catch((err) => watch.refuse(err));
       // One of the user's upload slots, taken while the body arrives: refused (429), the body is cut.
       const slot = slots.acquire(uid);
       slot.catch((err) => watch.refuse(err));
@@ -87,17 +90,17 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesOptions> = async (a
           (release) => release(),
           () => undefined,
         );
-      const dir = await mkdtemp(path.join(opts.tmpDir, "kikitori-upload-")).catch(async (err) => {
-        await releaseSlot();
-        throw err;
-      });
-      const tmpFile = path.join(dir, "audio");
+      // The upload's own folder, made while the body arrives too (needed once the file part is written).
+      const dir = mkdtemp(path.join(opts.tmpDir, "kikitori-upload-"));
+      dir.catch(() => undefined);
       let handedOver = false;
       let held: HeldBytes | undefined;
       try {
         // 1. The body: fields into a record, the file part held in memory or on disk (upload-body.ts).
+        const tmpFile = dir.then((d) => path.join(d, "audio"));
         const { fields, file } = await readUploadBody(req, watch, tmpFile, heldBodies);
         held = file?.held;
+        await live;
         await slot;
         if (fields.uid) assertUid(req, fields.uid);
         const parsedFields = parseUploadFields(fields);
@@ -122,7 +125,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesOptions> = async (a
         void watch.settled.then(async () => {
           if (!handedOver) {
             held?.free();
-            await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+            await dir.then((d) => rm(d, { recursive: true, force: true })).catch(() => undefined);
           }
           await releaseSlot();
         });

@@ -270,8 +270,9 @@ export class UploadService {
     const glossary = fields.glossary ?? (await prelude.accountGlossary);
     const { correlationId } = req;
     const rec = { jobId, userId: uid, audioKey, contentType: mimeOf(format), bytes: file.bytes, correlationId };
-    // The marker is written while the row is: a marker whose job was never recorded is cleared away.
-    const marking = p.handoff.mark(file.path, rec);
+    // A recording on disk is marked while its row is written (a marker whose job was never recorded
+    // is cleared away); a held one is marked by the hand-off as it is written, after the answer.
+    const marking = file.held ? Promise.resolve() : p.handoff.mark(file.path, rec);
     marking.catch(() => undefined);
     const created = await p.jobs.createReserved({
       id: jobId,
