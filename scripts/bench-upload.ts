@@ -5,10 +5,11 @@
  * recording is in the store (the hand-off after the answer), one PUT of the file straight to the
  * store, and a resumable upload (tus: creation + one PATCH) of it. `runs` rounds (default 7), each
  * kind once per round, interleaved, each hand-off ended before the next request, after one round not
- * counted (warm-up). Prints min and
- * median of each and the ratios. Uses the real stack: a gateway, PostgreSQL, Redis and the embedded
- * object store in its own process, as `npm start` runs it (scripts/objectstore.mjs; its own database,
- * Redis prefix and bucket). Needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL; default 127.0.0.1).
+ * counted (warm-up). Prints min and median of each and the ratios, and the median of the per-round
+ * ratio of the POST to the raw POST (less swayed by the shared machine's load drifting over a run).
+ * Uses the real stack: a gateway, PostgreSQL, Redis and the embedded object store in its own process,
+ * as `npm start` runs it (scripts/objectstore.mjs; its own database, Redis prefix and bucket). Needs
+ * PostgreSQL and Redis (DATABASE_URL, REDIS_URL; default 127.0.0.1).
  */
 
 import { execFileSync, spawn } from "node:child_process";
@@ -196,6 +197,7 @@ try {
       line("  … until its recording is stored", stats(times.postStored)),
       line("tus creation + one PATCH (204)", u),
       `POST /api/upload / raw: min ${(p.min / r.min).toFixed(1)}×, median ${(p.median / r.median).toFixed(1)}× (the goal is at most 1.5×)`,
+      `  paired in each round (the two requests seconds apart): median ${stats(times.post.map((x, i) => x / times.raw[i])).median.toFixed(2)}×`,
     ].join("\n"),
   );
 } finally {
