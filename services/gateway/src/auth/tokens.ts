@@ -106,7 +106,7 @@ function jsonSegment(segment: string): Record<string, unknown> | null {
  * constant time); the payload is a JSON object whose `iss` and `aud` are ours, `exp` is a number still
  * ahead of `nowSeconds`, `nbf` (when present) not ahead, `iat` (when present) a number. jose itself
  * verifies through WebCrypto, two asynchronous steps on the thread pool; on a busy gateway each waited
- * milliseconds for its turn before every authenticated request (docs/decisions/0030). Signing stays
+ * milliseconds for its turn before every authenticated request (docs/decisions/0035). Signing stays
  * with jose.
  */
 export function verifyHs256(token: string, key: Uint8Array, nowSeconds: number): Record<string, unknown> {

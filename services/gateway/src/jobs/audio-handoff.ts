@@ -3,9 +3,9 @@
 // which alone costs a few times the upload itself on the embedded store, runs after it here
 // (docs/decisions/0030). A marker file beside the recording names its job, so a gateway that stops
 // or dies before the recording is stored leaves it for the next gateway start on that disk (resume);
-// a recording still held in memory (a small single POST) is marked and written just after the answer. A store that
-// fails is retried for a while, then the job fails with its minutes given back; the retention
-// schedule fails jobs whose gateway and disk are gone for good.
+// a recording still held in memory (a small single POST) is marked and written just after the
+// answer. A store that fails is retried for a while, then the job fails with its minutes given back;
+// the retention schedule fails jobs whose gateway and disk are gone for good.
 import { readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type ProgressEnvelope, QUEUES } from "@kikitori/shared";

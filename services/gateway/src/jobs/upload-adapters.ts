@@ -23,6 +23,9 @@ import { Semaphore } from "../lib/semaphore.ts";
 import { AudioHandoff, type HandoffOptions } from "./audio-handoff.ts";
 import { DECODE_WAIT_MS, UploadService } from "./upload-usecases.ts";
 
+/** Fails a job whose recording never reached the store (the use case and the hand-off both may). */
+const failUnstored = (db: Db) => (jobId: string) => jobLifecycle.audioNotStored(db, jobId, new Date());
+
 /** The hand-off of accepted recordings to the store and the queue (one per gateway). */
 export function createAudioHandoff(
   deps: {
@@ -41,7 +44,7 @@ export function createAudioHandoff(
       put: (key, file, bytes, contentType) => deps.store.putFile(key, file, bytes, contentType),
       remove: (key) => deps.store.remove(key),
       stored: (jobId) => jobLifecycle.audioStored(db, jobId),
-      notStored: (jobId) => jobLifecycle.audioNotStored(db, jobId, new Date()),
+      notStored: failUnstored(db),
       state: async (jobId) => {
         const job = await db.transcriptionJob.findUnique({
           where: { id: jobId },
@@ -88,7 +91,7 @@ export function createUploadService(deps: {
           { userId: row.userId, seconds: row.reservedSeconds, quotas: deps.quotas, at: new Date() },
           (guard) => jobLifecycle.createUnderQuota(deps.db, row, guard),
         ),
-      notStored: (jobId) => jobLifecycle.audioNotStored(deps.db, jobId, new Date()),
+      notStored: failUnstored(deps.db),
     },
     planLink: (lang) => pageUrl(deps.publicUrl, lang, "upgradePlan"),
     retentionDays: deps.retentionDays,

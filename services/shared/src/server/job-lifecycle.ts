@@ -74,14 +74,17 @@ const NEW_JOB_COLUMNS: { [K in keyof NewJobRow]-?: readonly [column: string, typ
 };
 const NEW_JOB_FIELDS = Object.keys(NEW_JOB_COLUMNS) as Array<keyof NewJobRow>;
 
+const NEW_JOB_INSERT_COLUMNS = NEW_JOB_FIELDS.map((f) => `"${NEW_JOB_COLUMNS[f][0]}"`).join(", ");
+const NEW_JOB_INSERT_VALUES = NEW_JOB_FIELDS.map((f, i) => `$${i + 1}::${NEW_JOB_COLUMNS[f][1]}`).join(", ");
+
 /**
  * The INSERT of a new job under the quota guard, in one statement: the guard's verdict (its four
  * parameters after the row's) is read once, and the row written only when it is 'ok'.
  */
 const INSERT_UNDER_QUOTA = `WITH "guard" AS (SELECT ${quotaVerdictSql(NEW_JOB_FIELDS.length + 1)} AS "verdict"),
   "job" AS (
-    INSERT INTO "transcription_jobs" (${NEW_JOB_FIELDS.map((f) => `"${NEW_JOB_COLUMNS[f][0]}"`).join(", ")}, "status", "audio_pending", "updated_at")
-    SELECT ${NEW_JOB_FIELDS.map((f, i) => `$${i + 1}::${NEW_JOB_COLUMNS[f][1]}`).join(", ")}, 'queued', true, now()
+    INSERT INTO "transcription_jobs" (${NEW_JOB_INSERT_COLUMNS}, "status", "audio_pending", "updated_at")
+    SELECT ${NEW_JOB_INSERT_VALUES}, 'queued', true, now()
     FROM "guard" WHERE "verdict" = 'ok'
   )
   SELECT "verdict" FROM "guard"`;
