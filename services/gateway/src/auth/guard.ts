@@ -17,13 +17,23 @@ export function bearerToken(req: FastifyRequest): string | null {
   return m ? m[1] : null;
 }
 
+/** The request's bearer token; 401 without one. */
+function requiredToken(req: FastifyRequest): string {
+  const token = bearerToken(req);
+  if (!token) throw new AppError("UNAUTHENTICATED", "An ID token is required (Authorization: Bearer …)");
+  return token;
+}
+
+/** The verified claims on the request (and the user on its log lines). */
+function admit(req: FastifyRequest, claims: IdTokenClaims): void {
+  req.auth = claims;
+  req.log = req.log.child({ uid: claims.sub });
+}
+
 /** onRequest hook (so a missing token is a 401 before the body is read or validated): requires a valid ID token and puts its claims on `request.auth`. */
 export function requireAuth(signer: TokenSigner) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
-    const token = bearerToken(req);
-    if (!token) throw new AppError("UNAUTHENTICATED", "An ID token is required (Authorization: Bearer …)");
-    req.auth = await signer.verify(token);
-    req.log = req.log.child({ uid: req.auth.sub });
+    admit(req, await signer.verify(requiredToken(req)));
   };
 }
 
@@ -35,13 +45,10 @@ export function requireAuth(signer: TokenSigner) {
  */
 export function requireSignedToken(signer: TokenSigner) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
-    const token = bearerToken(req);
-    if (!token) throw new AppError("UNAUTHENTICATED", "An ID token is required (Authorization: Bearer …)");
-    const { issuedAtMs, ...claims } = signer.verifySignature(token);
-    req.auth = claims;
-    req.authLive = signer.assertLive({ ...claims, issuedAtMs });
+    const signed = signer.verifySignature(requiredToken(req));
+    admit(req, signed.claims);
+    req.authLive = signer.assertLive(signed);
     req.authLive.catch(() => undefined);
-    req.log = req.log.child({ uid: claims.sub });
   };
 }
 

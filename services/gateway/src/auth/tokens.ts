@@ -13,6 +13,13 @@ export interface IdTokenClaims {
   expiresAtMs?: number;
 }
 
+/** A token whose signature and claims hold (its login not checked yet): what assertLive needs. */
+export interface SignedToken {
+  claims: IdTokenClaims;
+  /** When it was issued (ms): a password reset ends the tokens issued before it. */
+  issuedAtMs: number;
+}
+
 const ISSUER = "kikitori";
 const AUDIENCE = "kikitori-api";
 
@@ -50,36 +57,36 @@ export class TokenSigner {
    * ended (the revocation check: one Redis read).
    */
   async verify(token: string): Promise<IdTokenClaims> {
-    const { issuedAtMs, ...claims } = this.verifySignature(token);
-    await this.assertLive({ ...claims, issuedAtMs });
-    return claims;
+    const signed = this.verifySignature(token);
+    await this.assertLive(signed);
+    return signed.claims;
   }
 
   /**
    * The token's signature and claims, checked synchronously (no I/O; see verifyHs256): what a route
    * that checks the login while its body arrives (assertLive) needs first. Throws 401.
    */
-  verifySignature(token: string): IdTokenClaims & { issuedAtMs: number } {
+  verifySignature(token: string): SignedToken {
     const payload = verifyHs256(token, this.key, Math.floor(Date.now() / 1000));
     if (typeof payload.sub !== "string") throw new AppError("UNAUTHENTICATED", "Token has no subject");
     const sid = typeof payload.sid === "string" ? payload.sid : undefined;
     return {
-      sub: payload.sub,
-      email: String(payload.email ?? ""),
-      email_verified: payload.email_verified === true,
-      ...(sid ? { sid } : {}),
-      ...(typeof payload.exp === "number" ? { expiresAtMs: payload.exp * 1000 } : {}),
+      claims: {
+        sub: payload.sub,
+        email: String(payload.email ?? ""),
+        email_verified: payload.email_verified === true,
+        ...(sid ? { sid } : {}),
+        ...(typeof payload.exp === "number" ? { expiresAtMs: payload.exp * 1000 } : {}),
+      },
+      // verifyHs256 let `iat` through only as a number or absent.
       issuedAtMs:
-        typeof payload.iat_ms === "number"
-          ? payload.iat_ms
-          : (typeof payload.iat === "number" ? payload.iat : 0) * 1000,
+        typeof payload.iat_ms === "number" ? payload.iat_ms : ((payload.iat as number | undefined) ?? 0) * 1000,
     };
   }
 
   /** Rejects (401 TOKEN_EXPIRED) when the token's login ended (logout, password reset) before it expired. */
-  async assertLive(claims: Pick<IdTokenClaims, "sub" | "sid"> & { issuedAtMs?: number }): Promise<void> {
-    const { sub, sid, issuedAtMs = 0 } = claims;
-    if (this.revocations && (await this.revocations.isEnded({ sub, sid, issuedAtMs }))) {
+  async assertLive({ claims, issuedAtMs }: SignedToken): Promise<void> {
+    if (this.revocations && (await this.revocations.isEnded({ sub: claims.sub, sid: claims.sid, issuedAtMs }))) {
       throw new AppError("TOKEN_EXPIRED", "The session has ended. Please log in again.");
     }
   }

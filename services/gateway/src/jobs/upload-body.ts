@@ -45,8 +45,9 @@ const unstorable = (what: string) =>
 /**
  * Reads the body: the fields, and the file part as `tmpFile` (or held in memory, see above; the
  * path is awaited only when the file part needs it, so its folder can be made while the body
- * arrives). A body cut short or malformed is a 4xx, not a hang. The hold on the budget is given back here unless the
- * file comes back held (then by whoever writes it: the hand-off, or the caller when refused).
+ * arrives). A body cut short or malformed is a 4xx, not a hang. The hold on the budget is given
+ * back here unless the file comes back held (then by whoever writes it: the hand-off, or the caller
+ * when refused).
  */
 export async function readUploadBody(
   req: FastifyRequest,

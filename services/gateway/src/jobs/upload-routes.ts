@@ -80,7 +80,8 @@ export const uploadRoutes: FastifyPluginAsyncZod<UploadRoutesOptions> = async (a
       const prelude = opts.uploads.prepare(uid);
       const watch = new BodyWatch(req, reply, limits);
       // The token's login, checked while the body arrives: ended (401), the body is cut.
-      const live = req.authLive ?? Promise.resolve();
+      const live = req.authLive;
+      if (!live) throw new AppError("INTERNAL", "The upload route must be guarded by requireSignedToken");
       live.catch((err) => watch.refuse(err));
       // One of the user's upload slots, taken while the body arrives: refused (429), the body is cut.
       const slot = slots.acquire(uid);

@@ -14,7 +14,14 @@ import {
   speechRefuses,
   uploadFieldsSchema,
 } from "@kikitori/shared";
-import { AUDIO_NOT_STORED, chargeableSeconds, type Logger, mimeOf, wavPcmInfo } from "@kikitori/shared/server";
+import {
+  AUDIO_NOT_STORED,
+  chargeableSeconds,
+  type Logger,
+  mimeOf,
+  type NewJobRow,
+  wavPcmInfo,
+} from "@kikitori/shared/server";
 import type { z } from "zod";
 import type { HeldBytes, PendingRecording } from "./audio-handoff.ts";
 
@@ -79,32 +86,18 @@ export interface AcceptedUpload {
   durationSeconds: number;
 }
 
-/** The transcription_jobs row an accepted upload creates. */
-export interface NewTranscriptionJob {
-  id: string;
-  userId: string;
-  correlationId: string;
-  audioKey: string;
-  audioMime: string;
+/**
+ * The transcription_jobs row an accepted upload creates (jobLifecycle's NewJobRow, with the upload's
+ * own types): `audioStream` is the stream measured and charged, the only one the worker decodes;
+ * `reservedSeconds`, what it will be charged (chargeableSeconds), held until then; `glossary`, the
+ * upload's terms, else the account's.
+ */
+export interface NewTranscriptionJob extends NewJobRow {
   audioFormat: AudioFormat;
-  audioBytes: number;
-  /** The audio stream measured and charged (0-based among the file's audio streams); the worker decodes it alone. */
-  audioStream: number;
-  durationSeconds: number;
-  /** Held of the user's quota until the transcript is charged: what it will be charged (chargeableSeconds). */
-  reservedSeconds: number;
-  originalName: string;
   model: UploadFields["model"];
-  interviewer: string;
-  interviewee: string;
   tone: UploadFields["tone"];
-  interviewExample: string;
   language: Language;
-  audioLanguage: string;
   speakerCount: UploadFields["speakers"];
-  audioExpiresAt: Date;
-  /** The glossary the job uses: the upload's terms, else the account's. */
-  glossary: string[];
 }
 
 /** What the use case needs from outside; adapters.ts has the real ones. */
