@@ -26,15 +26,17 @@ const common = {
 };
 
 export default {
+  // Real servers start in the hooks (a gateway, a database per test file): on a loaded machine that
+  // takes longer than jest's 5 s default. A guard against hangs, not a time assertion. It must be set
+  // here: jest-circus reads only the global config's testTimeout; set in a project it was ignored, and
+  // hooks timed out at 5 s under CI load (ws.int, workspace.int).
+  testTimeout: 30_000,
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/**/*.unit.test.ts?(x)"] },
     {
       ...common,
       displayName: "integration",
       testMatch: ["<rootDir>/**/*.int.test.ts"],
-      // Real servers start in the hooks (a gateway, a database per test file): on a loaded machine that
-      // takes longer than jest's 5 s default. A guard against hangs, not a time assertion.
-      testTimeout: 30_000,
       globalSetup: "<rootDir>/tests/support/global-setup.ts",
       globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
     },
@@ -42,7 +44,6 @@ export default {
       ...common,
       displayName: "e2e",
       testMatch: ["<rootDir>/tests/e2e/**/*.e2e.test.ts"],
-      testTimeout: 30_000,
       globalSetup: "<rootDir>/tests/support/global-setup.ts",
       globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
     },
