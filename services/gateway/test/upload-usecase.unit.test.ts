@@ -235,13 +235,36 @@ it("answers 'try again' when the store does not answer, recording nothing", asyn
   expect({ rows: s.rows.length, kept: s.kept.length, probed: s.probed }).toEqual({ rows: 0, kept: 0, probed: 0 });
 });
 
-it("uses what the route asked for while the body arrived", async () => {
-  const { s, service } = world();
+/** A 16 kHz mono 16-bit PCM WAV header whose data chunk declares `seconds`. */
+const pcmHead = (seconds: number) => {
+  const h = Buffer.alloc(44);
+  h.write("RIFF", 0);
+  h.writeUInt32LE(36 + seconds * 32_000, 4);
+  h.write("WAVEfmt ", 8);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(16_000, 24);
+  h.writeUInt32LE(32_000, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write("data", 36);
+  h.writeUInt32LE(seconds * 32_000, 40);
+  return h;
+};
+
+it("uses what the route asked for while the body arrived, and reads the minutes only when needed", async () => {
+  let asked = 0;
+  const { s, service } = world({ secondsLeft: async () => (asked++, 3600) });
   const prelude = service.prepare(UID);
-  s.secondsLeft = 0; // asked before: the prelude's answer counts
-  s.accountGlossary = ["Later"];
-  await service.accept(request({ prelude }));
-  expect(s.rows[0]).toMatchObject({ reservedSeconds: 60, glossary: ["Account Term"] });
+  s.accountGlossary = ["Later"]; // asked before: the prelude's answer counts
+  await service.accept(request({ prelude, file: file({ head: pcmHead(90), bytes: 44 + 90 * 32_000 }) }));
+  expect(s.rows[0]).toMatchObject({ reservedSeconds: 90, glossary: ["Account Term"] });
+  // Measured from its header and let through by the row's quota guard: the minutes were not read.
+  expect(asked).toBe(0);
+  // A recording that must be probed reads them once, before it is decoded.
+  await service.accept(request());
+  expect({ asked, decoded: s.decoded }).toEqual({ asked: 1, decoded: 1 });
 });
 
 it("hands nothing off when the job row cannot be written", async () => {
@@ -288,24 +311,6 @@ it("refuses with QUOTA_EXCEEDED, keeping nothing, when parallel uploads took the
   expect({ rows: s.rows.length, kept: s.kept.length }).toEqual({ rows: 0, kept: 0 });
 });
 
-/** A 16 kHz mono 16-bit PCM WAV header whose data chunk declares `seconds`. */
-const pcmHead = (seconds: number) => {
-  const h = Buffer.alloc(44);
-  h.write("RIFF", 0);
-  h.writeUInt32LE(36 + seconds * 32_000, 4);
-  h.write("WAVEfmt ", 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(16_000, 24);
-  h.writeUInt32LE(32_000, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write("data", 36);
-  h.writeUInt32LE(seconds * 32_000, 40);
-  return h;
-};
-
 it("measures an uncompressed WAV from its header: no probe, no decode, no decode slot", async () => {
   const { s, service } = world();
   const accepted = await service.accept(request({ file: file({ head: pcmHead(90), bytes: 44 + 90 * 32_000 }) }));
@@ -321,8 +326,11 @@ it("takes a WAV cut short for what it holds, refuses one with no audio, and sett
   expect(await service.accept(request({ file: cut }))).toMatchObject({ durationSeconds: 30 });
   const empty = file({ head: pcmHead(90), bytes: 44 + 3_000 });
   expect(await codeOf(service.accept(request({ file: empty })))).toBe("AUDIO_DAMAGED");
-  s.secondsLeft = 60;
+  s.secondsLeft = s.leftAtWrite = 60;
   const long = file({ head: pcmHead(600), bytes: 44 + 600 * 32_000 });
-  expect(await codeOf(service.accept(request({ file: long })))).toBe("QUOTA_EXCEEDED");
+  expect(await service.accept(request({ file: long })).catch((e) => e)).toMatchObject({
+    code: "QUOTA_EXCEEDED",
+    message: "This recording is 10 min long, but only 1 min are left this month",
+  });
   expect({ rows: s.rows.length, probed: s.probed, decoded: s.decoded }).toEqual({ rows: 1, probed: 0, decoded: 0 });
 });

@@ -60,7 +60,12 @@ export interface UploadedFile {
 /** What an upload needs besides its body, asked for while the body arrives (UploadService.prepare). */
 export interface UploadPrelude {
   speech: Promise<SpeechStatus>;
-  secondsLeft: Promise<number>;
+  /**
+   * The seconds left, asked for once and only when first needed: a recording that must be probed
+   * needs them before it is decoded; one measured from its header, only to say how much is left when
+   * the row's quota guard refuses it (the guard decides, not this figure).
+   */
+  secondsLeft: () => Promise<number>;
   accountGlossary: Promise<string[]>;
   /** Rejects when the object store does not answer (the upload is then refused with a 503). */
   storeReachable: Promise<void>;
@@ -158,26 +163,33 @@ export class UploadService {
    */
   prepare(userId: string): UploadPrelude {
     const p = this.ports;
+    let left: Promise<number> | undefined;
     const prelude: UploadPrelude = {
       speech: p.speechStatus(),
-      secondsLeft: p.secondsLeft(userId),
+      secondsLeft: () => {
+        left ??= p.secondsLeft(userId);
+        return left;
+      },
       accountGlossary: p.accountGlossary(userId),
       storeReachable: p.storeReachable(),
     };
-    for (const promise of Object.values(prelude)) promise.catch(() => undefined);
+    for (const promise of [prelude.speech, prelude.accountGlossary, prelude.storeReachable]) {
+      promise.catch(() => undefined);
+    }
     return prelude;
   }
 
   /**
    * The stream to transcribe and its length: probed (one of this gateway's decode slots), the minutes
    * left must cover the probed length before any decoding, then the stream must really decode (read
-   * no further than the minutes left) and the decoded length must be covered too.
+   * no further than the minutes left) and the decoded length must be covered too. An uncompressed
+   * WAV is measured from its header; its minutes are settled by the row's quota guard alone.
    */
   private async check(
     file: UploadedFile,
     format: AudioFormat,
-    left: number,
-    overQuota: (seconds: number) => AppError,
+    secondsLeft: () => Promise<number>,
+    overQuota: (seconds: number, left: number) => AppError,
   ): Promise<{ duration: number; stream: number }> {
     const p = this.ports;
     const damaged = () =>
@@ -189,17 +201,21 @@ export class UploadService {
     // present are what ffprobe reports and what would decode (no ffprobe, no decode slot).
     const pcm = format === "wav" ? wavPcmInfo(file.head, file.bytes) : null;
     if (pcm) {
-      if (left < chargeableSeconds(pcm.presentSeconds)) throw overQuota(pcm.presentSeconds);
       if (pcm.presentSeconds < 0.5) throw damaged();
       return { duration: pcm.presentSeconds, stream: 0 };
     }
+    // Asked for now, answered while the probe runs.
+    const leftNow = secondsLeft();
+    leftNow.catch(() => undefined);
     const releaseDecode = await p.decodeSlot();
     let decoded: number;
     let stream: number;
+    let left: number;
     try {
       const probe = await p.probe(file.path, format);
       if (!probe) throw damaged();
-      if (left < chargeableSeconds(probe.durationSeconds)) throw overQuota(probe.durationSeconds);
+      left = await leftNow;
+      if (left < chargeableSeconds(probe.durationSeconds)) throw overQuota(probe.durationSeconds, left);
       stream = probe.stream;
       decoded = await p.decodedSeconds(file.path, format, stream, left + 1);
       if (decoded < 0.5 || decoded < probe.durationSeconds * 0.5) {
@@ -208,7 +224,7 @@ export class UploadService {
     } finally {
       releaseDecode();
     }
-    if (left < chargeableSeconds(decoded)) throw overQuota(decoded);
+    if (left < chargeableSeconds(decoded)) throw overQuota(decoded, left);
     return { duration: decoded, stream };
   }
 
@@ -250,14 +266,13 @@ export class UploadService {
         cause: err,
       });
     });
-    const left = await prelude.secondsLeft;
-    const overQuota = (seconds: number) =>
+    const overQuota = (seconds: number, left: number) =>
       new AppError(
         "QUOTA_EXCEEDED",
         `This recording is ${Math.ceil(seconds / 60)} min long, but only ${Math.floor(left / 60)} min are left this month`,
         { link: p.planLink(lang) },
       );
-    const { duration, stream } = await this.check(file, format, left, overQuota);
+    const { duration, stream } = await this.check(file, format, prelude.secondsLeft, overQuota);
     const jobId = p.newId();
     const audioKey = audioKeyOf(uid, jobId, format);
     const glossary = fields.glossary ?? (await prelude.accountGlossary);
@@ -290,7 +305,8 @@ export class UploadService {
       audioExpiresAt: new Date(p.now().getTime() + p.retentionDays * 86_400_000),
       glossary,
     });
-    if (!created) throw overQuota(duration);
+    // Refused by the guard: what is left now (other uploads may have taken minutes since any earlier figure).
+    if (!created) throw overQuota(duration, await p.secondsLeft(uid));
     await marking.catch(async (err) => {
       await p.jobs.notStored(jobId).catch(() => undefined);
       throw new AppError("SERVICE_UNAVAILABLE", AUDIO_NOT_STORED, { cause: err });
