@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeFlagsOf } from "./lib/node-flags.mjs";
 import { makePrivateDir } from "./lib/private-files.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -227,11 +228,9 @@ if (embeddedS3) {
   if (!(await waitFor("127.0.0.1", port, 15_000))) await die("the embedded object store did not start");
 }
 
-const tsx = ["--import", "tsx"];
-run("gateway", [...tsx, "services/gateway/src/main.ts"]);
-run("transcription-worker", [...tsx, "services/transcription-worker/src/main.ts"]);
-run("text-worker", [...tsx, "services/text-worker/src/main.ts"]);
-run("billing", [...tsx, "services/billing/src/main.ts"]);
+for (const name of ["gateway", "transcription-worker", "text-worker", "billing"]) {
+  run(name, [...nodeFlagsOf(name), "--import", "tsx", `services/${name}/src/main.ts`]);
+}
 
 // 6. ready
 const port = Number(process.env.PORT ?? 3000);

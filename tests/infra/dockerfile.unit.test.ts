@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { SERVICES } from "../../scripts/build-services.mjs";
+import { nodeFlagsOf } from "../../scripts/lib/node-flags.mjs";
 import { lastOf, readStages, targetLines } from "./dockerfile.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -67,7 +68,7 @@ describe("infra/Dockerfile", () => {
     }
     expect(lines.filter((l) => /\btsx\b/.test(l))).toEqual([]);
     const cmd = /^CMD\s+(\[.*\])\s*$/.exec(lastOf(lines, "CMD") ?? "");
-    expect(JSON.parse(cmd![1])).toEqual(["node", "--enable-source-maps", "dist/main.js"]);
+    expect(JSON.parse(cmd![1])).toEqual(["node", "--enable-source-maps", ...nodeFlagsOf(name), "dist/main.js"]);
     expect(lines).toContain("ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps");
     const user = lastOf(lines, "USER")?.split(/\s+/)[1];
     expect(user).toBeDefined();

@@ -1,9 +1,10 @@
-// Runs one service as its own process (as in production: `node --import tsx services/<name>/src/main.ts`)
+// Runs one service as its own process (as in production: `node [its flags] --import tsx services/<name>/src/main.ts`)
 // for lifecycle tests: wait for its ops endpoints, signal it, collect its exit.
 import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import type { Redis } from "ioredis";
+import { nodeFlagsOf } from "../../scripts/lib/node-flags.mjs";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -28,7 +29,7 @@ export interface ServiceProcess {
 }
 
 export function startService(name: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
+  const child = spawn(process.execPath, [...nodeFlagsOf(name), "--import", "tsx", `services/${name}/src/main.ts`], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
