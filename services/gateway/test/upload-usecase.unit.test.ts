@@ -3,6 +3,7 @@
 // audio-handoff.unit.test.ts), and what happens when a step fails.
 import { AppError, SPEECH_STATUS_UNKNOWN, type SpeechStatus, uploadFieldsSchema } from "@kikitori/shared";
 import { sniffAudioFormat } from "@kikitori/shared/server";
+import { wavHeader } from "../../../tests/support/wav.ts";
 import type { PendingRecording } from "../src/jobs/audio-handoff.ts";
 import {
   type NewTranscriptionJob,
@@ -236,26 +237,16 @@ it("answers 'try again' when the store does not answer, recording nothing", asyn
 });
 
 /** A 16 kHz mono 16-bit PCM WAV header whose data chunk declares `seconds`. */
-const pcmHead = (seconds: number) => {
-  const h = Buffer.alloc(44);
-  h.write("RIFF", 0);
-  h.writeUInt32LE(36 + seconds * 32_000, 4);
-  h.write("WAVEfmt ", 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(16_000, 24);
-  h.writeUInt32LE(32_000, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write("data", 36);
-  h.writeUInt32LE(seconds * 32_000, 40);
-  return h;
-};
+const pcmHead = (seconds: number) => wavHeader(seconds * 32_000);
 
 it("uses what the route asked for while the body arrived, and reads the minutes only when needed", async () => {
   let asked = 0;
-  const { s, service } = world({ secondsLeft: async () => (asked++, 3600) });
+  const { s, service } = world({
+    secondsLeft: async () => {
+      asked++;
+      return 3600;
+    },
+  });
   const prelude = service.prepare(UID);
   s.accountGlossary = ["Later"]; // asked before: the prelude's answer counts
   await service.accept(request({ prelude, file: file({ head: pcmHead(90), bytes: 44 + 90 * 32_000 }) }));
