@@ -24,15 +24,14 @@ export function useReveal(ref: RefObject<HTMLElement | null>, key: unknown): voi
     const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
     el.scrollIntoView({ behavior: reduced ? "auto" : "smooth", block: "start" });
     if (reduced) return;
-    let done = false;
+    // Ends the watch (once the scroll has ended, the user took over, or the effect is cleaned up): with
+    // its listeners and timer gone, settle cannot run again.
     const stop = () => {
-      done = true;
       window.removeEventListener("scrollend", settle);
       for (const type of USER_SCROLL) window.removeEventListener(type, stop, true);
       clearTimeout(timer);
     };
     function settle() {
-      if (done) return;
       stop();
       if (off()) el?.scrollIntoView({ behavior: "auto", block: "start" });
     }

@@ -60,12 +60,6 @@ export interface UploadedFile {
 /** What an upload needs besides its body, asked for while the body arrives (UploadService.prepare). */
 export interface UploadPrelude {
   speech: Promise<SpeechStatus>;
-  /**
-   * The seconds left, asked for once and only when first needed: a recording that must be probed
-   * needs them before it is decoded; one measured from its header, only to say how much is left when
-   * the row's quota guard refuses it (the guard decides, not this figure).
-   */
-  secondsLeft: () => Promise<number>;
   accountGlossary: Promise<string[]>;
   /** Rejects when the object store does not answer (the upload is then refused with a 503). */
   storeReachable: Promise<void>;
@@ -163,19 +157,12 @@ export class UploadService {
    */
   prepare(userId: string): UploadPrelude {
     const p = this.ports;
-    let left: Promise<number> | undefined;
     const prelude: UploadPrelude = {
       speech: p.speechStatus(),
-      secondsLeft: () => {
-        left ??= p.secondsLeft(userId);
-        return left;
-      },
       accountGlossary: p.accountGlossary(userId),
       storeReachable: p.storeReachable(),
     };
-    for (const promise of [prelude.speech, prelude.accountGlossary, prelude.storeReachable]) {
-      promise.catch(() => undefined);
-    }
+    for (const promise of Object.values(prelude)) promise.catch(() => undefined);
     return prelude;
   }
 
@@ -183,12 +170,13 @@ export class UploadService {
    * The stream to transcribe and its length: probed (one of this gateway's decode slots), the minutes
    * left must cover the probed length before any decoding, then the stream must really decode (read
    * no further than the minutes left) and the decoded length must be covered too. An uncompressed
-   * WAV is measured from its header; its minutes are settled by the row's quota guard alone.
+   * WAV is measured from its header; its minutes are settled by the row's quota guard alone (the
+   * minutes left are read only for a recording that is probed, or to word a refusal).
    */
   private async check(
+    userId: string,
     file: UploadedFile,
     format: AudioFormat,
-    secondsLeft: () => Promise<number>,
     overQuota: (seconds: number, left: number) => AppError,
   ): Promise<{ duration: number; stream: number }> {
     const p = this.ports;
@@ -205,7 +193,7 @@ export class UploadService {
       return { duration: pcm.presentSeconds, stream: 0 };
     }
     // Asked for now, answered while the probe runs.
-    const leftNow = secondsLeft();
+    const leftNow = p.secondsLeft(userId);
     leftNow.catch(() => undefined);
     const releaseDecode = await p.decodeSlot();
     let decoded: number;
@@ -272,7 +260,7 @@ export class UploadService {
         `This recording is ${Math.ceil(seconds / 60)} min long, but only ${Math.floor(left / 60)} min are left this month`,
         { link: p.planLink(lang) },
       );
-    const { duration, stream } = await this.check(file, format, prelude.secondsLeft, overQuota);
+    const { duration, stream } = await this.check(uid, file, format, overQuota);
     const jobId = p.newId();
     const audioKey = audioKeyOf(uid, jobId, format);
     const glossary = fields.glossary ?? (await prelude.accountGlossary);
