@@ -1,7 +1,8 @@
 import { type JobSpeaker, type Quote, quoteCitation, type TranscriptSegment } from "@kikitori/shared";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { refetchAfterWrite } from "../api/refetch.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { formatClock } from "../job/time.ts";
 import { activeSegment } from "../job/usePlayer.ts";
@@ -164,7 +165,12 @@ export function QuotesPanel({
   const shownName = useSpeakerName();
   const client = useQueryClient();
   const key = ["quotes", jobId, version] as const;
-  const quotes = useQuery({ queryKey: key, queryFn: ({ signal }) => listQuotes(jobId, signal) });
+  // The list stays on screen while a saved edit's version is read.
+  const quotes = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => listQuotes(jobId, signal),
+    placeholderData: keepPreviousData,
+  });
   const { selection, missed, clear } = useTranscriptSelection(segments, texts, language, interviewId);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -175,7 +181,8 @@ export function QuotesPanel({
     return sp ? shownName(sp) : q.speaker;
   };
 
-  const refresh = () => client.invalidateQueries({ queryKey: ["quotes", jobId] });
+  // A save of pending edits just before may have started a read of the new version before this write.
+  const refresh = () => refetchAfterWrite(client, ["quotes", jobId]);
 
   const save = async () => {
     if (!selection || busy) return;

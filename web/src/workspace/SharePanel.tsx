@@ -2,6 +2,7 @@ import { type CreatedShare, SHARE_DAY_CHOICES, type Share } from "@kikitori/shar
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { refetchAfterWrite } from "../api/refetch.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { formatDateTime } from "../job/format.ts";
 import { copyToClipboard } from "../lib/clipboard.ts";
@@ -26,7 +27,7 @@ export function SharePanel({ jobId }: { jobId: string }) {
   const [created, setCreated] = useState<CreatedShare | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: sharesKey(jobId) });
+  const refresh = () => void refetchAfterWrite(queryClient, sharesKey(jobId));
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
