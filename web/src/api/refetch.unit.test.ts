@@ -2,8 +2,12 @@ import { describe, expect, it } from "@jest/globals";
 import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { refetchAfterWrite } from "./refetch.ts";
 
-/** A list on a server: each read answers when `release` is called, with the items as they were read. */
-function slowList() {
+/**
+ * A list on a server whose reads answer when released, with the items as they were when read, and the
+ * page's view of it keyed by a version that has just changed: its first read is on the way. Then a
+ * write lands (an item is added).
+ */
+function listReadBeforeWrite() {
   const items = ["a", "b"];
   const pending: Array<() => void> = [];
   const read = () =>
@@ -11,42 +15,42 @@ function slowList() {
       const seen = items.slice();
       pending.push(() => resolve(seen));
     });
-  const release = async () => {
-    while (pending.length) pending.shift()?.();
-    await new Promise((r) => setTimeout(r, 0));
+  const client = new QueryClient();
+  const observer = new QueryObserver(client, { queryKey: ["quotes", "job", 2], queryFn: read });
+  const unsubscribe = observer.subscribe(() => {});
+  items.push("c");
+  return {
+    client,
+    shown: () => observer.getCurrentResult().data,
+    /** Answers every read on the way. */
+    release: async () => {
+      while (pending.length) pending.shift()?.();
+      await new Promise((r) => setTimeout(r, 0));
+    },
+    close: () => {
+      unsubscribe();
+      client.clear();
+    },
   };
-  return { items, read, release };
 }
 
 describe("refetchAfterWrite", () => {
   it("does not join a read of a new key that started before the write", async () => {
-    const client = new QueryClient();
-    const server = slowList();
-    // The page's list, keyed by the job's version, which has just changed: its first read is on the way.
-    const observer = new QueryObserver(client, { queryKey: ["quotes", "job", 2], queryFn: server.read });
-    const stop = observer.subscribe(() => {});
-    // The write lands after that read was taken, then the list is read again.
-    server.items.push("c");
-    const refetched = refetchAfterWrite(client, ["quotes", "job"]);
-    await server.release();
-    await server.release();
+    const list = listReadBeforeWrite();
+    const refetched = refetchAfterWrite(list.client, ["quotes", "job"]);
+    await list.release();
+    await list.release();
     await refetched;
-    expect(observer.getCurrentResult().data).toEqual(["a", "b", "c"]);
-    stop();
-    client.clear();
+    expect(list.shown()).toEqual(["a", "b", "c"]);
+    list.close();
   });
 
   it("an invalidation alone would keep the stale read (why the cancel is needed)", async () => {
-    const client = new QueryClient();
-    const server = slowList();
-    const observer = new QueryObserver(client, { queryKey: ["quotes", "job", 2], queryFn: server.read });
-    const stop = observer.subscribe(() => {});
-    server.items.push("c");
-    const refetched = client.invalidateQueries({ queryKey: ["quotes", "job"] });
-    await server.release();
+    const list = listReadBeforeWrite();
+    const refetched = list.client.invalidateQueries({ queryKey: ["quotes", "job"] });
+    await list.release();
     await refetched;
-    expect(observer.getCurrentResult().data).toEqual(["a", "b"]);
-    stop();
-    client.clear();
+    expect(list.shown()).toEqual(["a", "b"]);
+    list.close();
   });
 });
