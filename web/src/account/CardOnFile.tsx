@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { refetchAfterWrite } from "../api/refetch.ts";
 import { ErrorAlert } from "../components/ErrorAlert.tsx";
 import { errorText } from "../i18n/errorText.ts";
 import { replaceCard, subscriptionKeyPrefix, useCurrentSubscription } from "../plan/api.ts";
@@ -49,7 +50,7 @@ export function CardOnFile({ uid }: { uid: string }) {
           last4: saved.paymentMethod.last4,
         }),
       });
-      void queryClient.invalidateQueries({ queryKey: subscriptionKeyPrefix(uid) });
+      void refetchAfterWrite(queryClient, subscriptionKeyPrefix(uid));
     } catch (err) {
       fail(noticeFromError(err, "payment.paymentMethodFailed"), err);
     } finally {

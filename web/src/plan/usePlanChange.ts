@@ -1,6 +1,7 @@
 import { FREE_PLAN, type PlanName } from "@kikitori/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
+import { refetchAfterWrite } from "../api/refetch.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { useLang } from "../routing/useLang.ts";
 import {
@@ -96,8 +97,8 @@ function usePlanRun(uid: string, onDone: (outcome: PlanChangeOutcome) => void) {
     setProcessing(false);
     onDone(outcome);
     if (outcome.kind !== "noop") {
-      void queryClient.invalidateQueries({ queryKey: ["usage"] });
-      void queryClient.invalidateQueries({ queryKey: subscriptionKeyPrefix(uid) });
+      void refetchAfterWrite(queryClient, ["usage"]);
+      void refetchAfterWrite(queryClient, subscriptionKeyPrefix(uid));
     }
   };
   return { processing, setProcessing, result, setResult, run };

@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api/errors.ts";
+import { refetchAfterWrite } from "../api/refetch.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { useLoginPrompt } from "../auth/useLoginPrompt.ts";
 import { errorText } from "../i18n/errorText.ts";
@@ -53,7 +54,7 @@ export function useTextTool(failureKey: string, logLabel: string) {
       const result = await steps.request(user.uid, ctrl.signal);
       if (ctrl.signal.aborted) return;
       steps.onSuccess(result);
-      void queryClient.invalidateQueries({ queryKey: ["usage"] });
+      void refetchAfterWrite(queryClient, ["usage"]);
     } catch (err) {
       if (ctrl.signal.aborted) return;
       console.warn(logLabel, err);

@@ -6,6 +6,7 @@ import type { ProgressEvent, SegmentsEvent, TranscriptionSnapshot } from "@kikit
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import { isApiError } from "../api/errors.ts";
+import { refetchAfterWrite } from "../api/refetch.ts";
 import { useLang } from "../routing/useLang.ts";
 import { getSnapshot, listRecent, retryJob, uploadAudio } from "./api.ts";
 import { activeJobStore, runningJob } from "./form.ts";
@@ -61,7 +62,7 @@ function useJobProgress(
     (event: ProgressEvent) => {
       dispatch({ type: "event", event });
       const effects = effectsOf(event);
-      if (effects.refreshUsage) void queryClient.invalidateQueries({ queryKey: ["usage"] });
+      if (effects.refreshUsage) void refetchAfterWrite(queryClient, ["usage"]);
       if (effects.finished) {
         refreshRecent();
         // The final snapshot carries the server's character count and audio retention.
@@ -132,7 +133,7 @@ function useUpload({
       const error = toJobError(err);
       // The engine changed since the speech status was read: read it again so the selector says so.
       if (error.code === "TRANSCRIPTION_LANGUAGE_UNSUPPORTED") {
-        void queryClient.invalidateQueries({ queryKey: SPEECH_QUERY_KEY });
+        void refetchAfterWrite(queryClient, SPEECH_QUERY_KEY);
       }
       dispatch({ type: "uploadFailed", error });
       setNotice({ kind: "error", error, warning: true });
@@ -185,7 +186,7 @@ export function useTranscriptionJob(uid: string | null) {
   });
 
   const refreshRecent = useCallback(() => {
-    if (uid) void queryClient.invalidateQueries({ queryKey: recentKey(uid) });
+    if (uid) void refetchAfterWrite(queryClient, recentKey(uid));
   }, [queryClient, uid]);
 
   /** Reads a job's snapshot into the screen (merged when it is the job on screen). */

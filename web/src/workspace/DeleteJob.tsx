@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { refetchAfterWrite } from "../api/refetch.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { localePath, ROUTES } from "../routing/paths.ts";
 import { useLang } from "../routing/useLang.ts";
@@ -26,7 +27,7 @@ export function DeleteJob({ jobId }: { jobId: string }) {
     setError(null);
     try {
       await deleteTranscription(jobId);
-      await queryClient.invalidateQueries({ queryKey: ["library"] });
+      await refetchAfterWrite(queryClient, ["library"]);
       navigate(localePath(lang, ROUTES.library));
     } catch (e) {
       setError(errorText(t, e));

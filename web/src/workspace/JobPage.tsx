@@ -4,6 +4,7 @@ import { useCallback, useEffect, useReducer, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useParams } from "react-router";
 import { isApiError } from "../api/errors.ts";
+import { refetchAfterWrite } from "../api/refetch.ts";
 import { useAuth } from "../auth/AuthProvider.tsx";
 import { usePageMeta } from "../components/usePageMeta.ts";
 import { errorText } from "../i18n/errorText.ts";
@@ -73,7 +74,7 @@ function JobScreen({ uid, jobId }: { uid: string; jobId: string }) {
     );
   }
   const snapshot = job.data;
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: jobKey(jobId) });
+  const refresh = () => void refetchAfterWrite(queryClient, jobKey(jobId));
   const finished = snapshot.status === "completed" || snapshot.status === "failed";
   return (
     <section className="page ws-page">

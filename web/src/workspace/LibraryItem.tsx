@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
+import { refetchAfterWrite } from "../api/refetch.ts";
 import { errorText } from "../i18n/errorText.ts";
 import { formatDateTime } from "../job/format.ts";
 import { useSpeakerName } from "../job/useSpeakerNames.ts";
@@ -94,7 +95,7 @@ export function LibraryItem({ job, uid, query }: { job: TranscriptionListItem; u
   const [title, setTitle] = useState(job.title);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["library", uid] });
+  const refresh = () => refetchAfterWrite(queryClient, ["library", uid]);
 
   const act = async (work: () => Promise<unknown>) => {
     setBusy(true);

@@ -192,9 +192,6 @@ export class UploadService {
       if (pcm.presentSeconds < 0.5) throw damaged();
       return { duration: pcm.presentSeconds, stream: 0 };
     }
-    // Asked for now, answered while the probe runs.
-    const leftNow = p.secondsLeft(userId);
-    leftNow.catch(() => undefined);
     const releaseDecode = await p.decodeSlot();
     let decoded: number;
     let stream: number;
@@ -202,7 +199,7 @@ export class UploadService {
     try {
       const probe = await p.probe(file.path, format);
       if (!probe) throw damaged();
-      left = await leftNow;
+      left = await p.secondsLeft(userId);
       if (left < chargeableSeconds(probe.durationSeconds)) throw overQuota(probe.durationSeconds, left);
       stream = probe.stream;
       decoded = await p.decodedSeconds(file.path, format, stream, left + 1);
